@@ -1,0 +1,33 @@
+import Benchmark
+import BenchmarkSupport
+
+// The floor every other contender is measured against: hand-written nested completion handlers, and below it
+// plain closure composition (no completion handler at all). The same scenarios as every other target.
+
+let benchmarks: @Sendable () -> Void = {
+  registerChainSweep("Callbacks") { shape, n in
+    let operation = Callbacks.chain(shape, n)
+    return { operation { blackHole($0) } }
+  }
+  registerLengthSweep("Callbacks", "prebuilt") { n in
+    let operation = Callbacks.chain(.map, n)
+    return { operation { blackHole($0) } }
+  }
+  registerLengthSweep("Callbacks", "error") { n in
+    { Callbacks.chain(.map, n, failing: true) { blackHole($0) } }
+  }
+  register(benchmarkName("Callbacks", "all", Scenario.fanOut), repetitions: Scenario.fanOutRunsPerIteration) {
+    Callbacks.all(Scenario.fanOut) { blackHole($0) }
+  }
+  register(benchmarkName("Callbacks", "loop", Scenario.loopIterations), repetitions: 1) {
+    Callbacks.loop(Scenario.loopIterations) { blackHole($0) }
+  }
+  let transport = InMemoryTransport()
+  register(benchmarkName("Callbacks", "itunes", 1), repetitions: Scenario.pipelinesPerIteration) {
+    Callbacks.lookup("jack johnson", transport: transport) { blackHole($0) }
+  }
+
+  registerLengthSweep("Composition", "map") { n in
+    { blackHole(Composition.chain(n)(0)) }
+  }
+}

@@ -1,0 +1,146 @@
+import Benchmark
+import Foundation
+
+/// The sizes every contender runs, so that one `benchmark` invocation compares like with like.
+///
+/// Each iteration of a chain benchmark runs `stagesPerIteration` stages in total: `stagesPerIteration / N`
+/// runs of an N-stage chain. A measured iteration therefore reads directly as a per-stage figure:
+/// microseconds per iteration are nanoseconds per stage, and allocations per iteration divided by 1,000 are
+/// allocations per stage.
+public enum Scenario {
+  /// The chain lengths swept for every `then` shape.
+  public static let chainLengths = [1, 10, 100, 1000]
+  /// The number of stages one measured iteration runs, whatever the chain length.
+  public static let stagesPerIteration = 1000
+  /// The number of children `zip`/`all` combines.
+  public static let fanOut = 100
+  /// How many combinations of `fanOut` children one iteration runs (1,000 children in all).
+  public static let fanOutRunsPerIteration = 10
+  /// The number of iterations of the recursive loop.
+  public static let loopIterations = 10_000
+  /// How many pipelines one iteration of the iTunes scenario runs.
+  public static let pipelinesPerIteration = 10
+
+  /// The number of runs of an `n`-stage chain that make up one iteration.
+  public static func runs(forChainLength n: Int) -> Int {
+    precondition(n > 0 && stagesPerIteration % n == 0, "chain length \(n) must divide \(stagesPerIteration)")
+    return stagesPerIteration / n
+  }
+}
+
+/// The shapes of `then` every chain benchmark sweeps.
+public enum Shape: String, CaseIterable, Sendable {
+  /// `T -> U`: a plain transform (`map`).
+  case map
+  /// `T -> Result<U, E>`: a transform that can fail synchronously.
+  case mapResult
+  /// `T -> Promise<U, E>` (or the contender's own deferred type): an asynchronous step.
+  case flatMap
+}
+
+/// The error every contender's failing source and stages use.
+public enum BenchError: Error, Equatable, Sendable {
+  /// The one failure the error-path scenario raises at its first stage.
+  case failed
+}
+
+/// Builds a benchmark name of the form `Contender.scenario.size`.
+///
+/// Names contain no spaces or slashes: package-benchmark writes threshold files named after them and reads them
+/// back without escaping.
+public func benchmarkName(_ contender: String, _ scenario: String, _ size: Int) -> String {
+  "\(contender).\(scenario).\(size)"
+}
+
+extension Benchmark.Configuration {
+  /// The configuration every LazyPromise benchmark uses.
+  ///
+  /// With `LAZYPROMISE_BENCHMARK_MODE=allocations` in the environment (what `Scripts/check-allocations.sh`
+  /// sets), only `mallocCountTotal` is measured and only a few iterations run: allocation counts are
+  /// deterministic, so CI needs no more. Otherwise wall clock, CPU, allocations (count and bytes) and peak
+  /// resident memory are measured for up to a second per benchmark.
+  public static var lazyPromise: Benchmark.Configuration {
+    if allocationMode {
+      return .init(
+        metrics: [.mallocCountTotal],
+        warmupIterations: 2,
+        maxDuration: .seconds(2),
+        maxIterations: 10,
+        thresholds: [.mallocCountTotal: .init(absolute: [.p90: 0])]
+      )
+    }
+    return .init(
+      metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .mallocBytesCount, .peakMemoryResident],
+      timeUnits: .nanoseconds,
+      warmupIterations: 10,
+      maxDuration: .seconds(1),
+      maxIterations: 10_000,
+      thresholds: [.mallocCountTotal: .init(absolute: [.p90: 0])]
+    )
+  }
+
+  /// Whether the run only checks allocation counts (see ``lazyPromise``).
+  public static var allocationMode: Bool {
+    environmentValue("LAZYPROMISE_BENCHMARK_MODE") == "allocations"
+  }
+}
+
+func environmentValue(_ name: String) -> String? {
+  ProcessInfo.processInfo.environment[name]
+}
+
+// MARK: - Registration
+
+/// Registers a synchronous benchmark whose iteration calls `body` `repetitions` times.
+///
+/// - Parameters:
+///   - name: The benchmark name, from ``benchmarkName(_:_:_:)``.
+///   - repetitions: How many times one measured iteration calls `body`.
+///   - body: One run of the scenario; it passes its result to `blackHole`.
+public func register(_ name: String, repetitions: Int, _ body: @escaping () -> Void) {
+  Benchmark(name, configuration: .lazyPromise) { benchmark in
+    for _ in 0..<repetitions {
+      body()
+    }
+  }
+}
+
+/// Registers an `async` benchmark whose iteration awaits `body` `repetitions` times in the benchmark's task.
+///
+/// - Parameters:
+///   - name: The benchmark name, from ``benchmarkName(_:_:_:)``.
+///   - repetitions: How many times one measured iteration awaits `body`.
+///   - body: One run of the scenario; it passes its result to `blackHole`.
+public func registerAsync(_ name: String, repetitions: Int, _ body: @escaping () async -> Void) {
+  Benchmark(name, configuration: .lazyPromise) { benchmark in
+    for _ in 0..<repetitions {
+      await body()
+    }
+  }
+}
+
+/// Registers the chain sweep of one contender: every shape at every chain length.
+///
+/// - Parameters:
+///   - contender: The contender's name, the first component of every benchmark name.
+///   - makeRun: Returns one run of an `n`-stage chain of the given shape (built and run, or for eager
+///     contenders created, chained and completed).
+public func registerChainSweep(_ contender: String, _ makeRun: (Shape, Int) -> () -> Void) {
+  for shape in Shape.allCases {
+    for n in Scenario.chainLengths {
+      register(benchmarkName(contender, shape.rawValue, n), repetitions: Scenario.runs(forChainLength: n), makeRun(shape, n))
+    }
+  }
+}
+
+/// Registers a sweep of chain lengths for one scenario (for example `error` or `prebuilt`).
+///
+/// - Parameters:
+///   - contender: The contender's name.
+///   - scenario: The scenario's name.
+///   - makeRun: Returns one run of an `n`-stage chain.
+public func registerLengthSweep(_ contender: String, _ scenario: String, _ makeRun: (Int) -> () -> Void) {
+  for n in Scenario.chainLengths {
+    register(benchmarkName(contender, scenario, n), repetitions: Scenario.runs(forChainLength: n), makeRun(n))
+  }
+}
