@@ -69,7 +69,8 @@ enum AsyncChains {
   /// The iTunes pipeline: the callback transport bridged with a continuation, then decode and titles.
   static func lookup(_ term: String, transport: InMemoryTransport) async -> Result<[String], PipelineError> {
     let request = SearchRequest(term: term)
-    let body = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Data, PipelineError>, Never>) in
+    let body = await withCheckedContinuation {
+      (continuation: CheckedContinuation<Result<Data, PipelineError>, Never>) in
       transport.send(request) { continuation.resume(returning: $0) }
     }
     return body.flatMap(decodeTracks).map(titles)

@@ -6,8 +6,7 @@ import BenchmarkSupport
 
 let benchmarks: @Sendable () -> Void = {
   registerChainSweep("Callbacks") { shape, n in
-    let operation = Callbacks.chain(shape, n)
-    return { operation { blackHole($0) } }
+    { Callbacks.chain(shape, n)({ blackHole($0) }) }
   }
   registerLengthSweep("Callbacks", "prebuilt") { n in
     let operation = Callbacks.chain(.map, n)

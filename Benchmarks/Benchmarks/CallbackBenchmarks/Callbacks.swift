@@ -57,9 +57,10 @@ enum Callbacks {
     .success(value &+ 1)
   }
 
-  /// The `T -> Promise` stage: an asynchronous step that happens to complete at once.
+  /// The `T -> Promise` stage: an asynchronous step that happens to complete at once. Its completion is
+  /// `@escaping`, as an asynchronous API's must be.
   @inline(never)
-  static func incrementLater(_ value: Int, _ completion: Completion<Int>) {
+  static func incrementLater(_ value: Int, _ completion: @escaping Completion<Int>) {
     completion(.success(value &+ 1))
   }
 
@@ -113,7 +114,7 @@ enum Callbacks {
   }
 
   @inline(never)
-  static func decrementLater(_ value: Int, _ completion: Completion<Int>) {
+  static func decrementLater(_ value: Int, _ completion: @escaping Completion<Int>) {
     completion(.success(value - 1))
   }
 

@@ -37,7 +37,9 @@ enum NIOChains {
   }
 
   /// The iTunes pipeline: request, transport, decode, titles.
-  static func lookup(_ term: String, transport: InMemoryTransport, on loop: EmbeddedEventLoop)
+  static func lookup(
+    _ term: String, transport: InMemoryTransport, on loop: EmbeddedEventLoop
+  )
     -> EventLoopFuture<[String]>
   {
     let promise = loop.makePromise(of: Data.self)

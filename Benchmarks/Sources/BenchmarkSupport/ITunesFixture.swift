@@ -59,8 +59,8 @@ public struct InMemoryTransport: Sendable {
   ///
   /// - Parameters:
   ///   - request: The request; only its presence matters.
-  ///   - completion: Called exactly once, synchronously.
-  public func send(_ request: SearchRequest, completion: (Result<Data, PipelineError>) -> Void) {
+  ///   - completion: Called exactly once, synchronously. `@escaping`, as a real transport's is.
+  public func send(_ request: SearchRequest, completion: @escaping (Result<Data, PipelineError>) -> Void) {
     completion(.success(body))
   }
 

@@ -21,6 +21,21 @@ public enum Scenario {
   /// How many pipelines one iteration of the iTunes scenario runs.
   public static let pipelinesPerIteration = 10
 
+  /// The soft stack limit (`ulimit -s`) below which contenders that are not stack-safe are skipped at
+  /// depths where they overflow the benchmark thread's stack (64 MiB).
+  public static let deepStackLimit = 64 << 20
+
+  /// Whether the process may run scenarios that overflow the stack of a contender that is not stack-safe.
+  ///
+  /// package-benchmark runs the measured closures on a libdispatch worker thread, whose stack is derived from
+  /// the soft `RLIMIT_STACK`. At the default `ulimit -s 8192`, an OpenCombine chain of 1,000 operators
+  /// overflows it. `ulimit -s 65536` before `swift package benchmark` makes room.
+  public static var hasDeepStack: Bool {
+    var limit = rlimit()
+    guard getrlimit(Int32(RLIMIT_STACK.rawValue), &limit) == 0 else { return false }
+    return limit.rlim_cur == rlim_t.max || limit.rlim_cur >= rlim_t(deepStackLimit)
+  }
+
   /// The number of runs of an `n`-stage chain that make up one iteration.
   public static func runs(forChainLength n: Int) -> Int {
     precondition(n > 0 && stagesPerIteration % n == 0, "chain length \(n) must divide \(stagesPerIteration)")
@@ -123,12 +138,16 @@ public func registerAsync(_ name: String, repetitions: Int, _ body: @escaping ()
 ///
 /// - Parameters:
 ///   - contender: The contender's name, the first component of every benchmark name.
+///   - skip: Returns `true` for a shape and length the contender cannot run (it is left out, not failed).
 ///   - makeRun: Returns one run of an `n`-stage chain of the given shape (built and run, or for eager
 ///     contenders created, chained and completed).
-public func registerChainSweep(_ contender: String, _ makeRun: (Shape, Int) -> () -> Void) {
+public func registerChainSweep(
+  _ contender: String, skip: (Shape, Int) -> Bool = { _, _ in false }, _ makeRun: (Shape, Int) -> () -> Void
+) {
   for shape in Shape.allCases {
-    for n in Scenario.chainLengths {
-      register(benchmarkName(contender, shape.rawValue, n), repetitions: Scenario.runs(forChainLength: n), makeRun(shape, n))
+    for n in Scenario.chainLengths where !skip(shape, n) {
+      register(
+        benchmarkName(contender, shape.rawValue, n), repetitions: Scenario.runs(forChainLength: n), makeRun(shape, n))
     }
   }
 }
@@ -138,9 +157,17 @@ public func registerChainSweep(_ contender: String, _ makeRun: (Shape, Int) -> (
 /// - Parameters:
 ///   - contender: The contender's name.
 ///   - scenario: The scenario's name.
+///   - skip: Returns `true` for a length the contender cannot run (it is left out, not failed).
 ///   - makeRun: Returns one run of an `n`-stage chain.
-public func registerLengthSweep(_ contender: String, _ scenario: String, _ makeRun: (Int) -> () -> Void) {
-  for n in Scenario.chainLengths {
+public func registerLengthSweep(
+  _ contender: String, _ scenario: String, skip: (Int) -> Bool = { _ in false }, _ makeRun: (Int) -> () -> Void
+) {
+  for n in Scenario.chainLengths where !skip(n) {
     register(benchmarkName(contender, scenario, n), repetitions: Scenario.runs(forChainLength: n), makeRun(n))
   }
+}
+
+/// Writes a note about the run to standard error (standard output belongs to the benchmark tool).
+public func note(_ message: String) {
+  FileHandle.standardError.write(Data((message + "\n").utf8))
 }
