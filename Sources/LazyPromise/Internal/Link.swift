@@ -1,0 +1,38 @@
+/// The non-generic root of every stage: it owns the stage upstream of it and releases a chain iteratively.
+///
+/// A chain of a million stages is a linked list a million links long; releasing it recursively (each deinit
+/// releasing the next) would overflow the stack. `deinit` walks the list instead, taking each uniquely held
+/// link out of its predecessor before that predecessor is freed.
+@usableFromInline
+class _Link: @unchecked Sendable {
+  /// The upstream stage, owned; `nil` when the upstream is a task closure (or there is none).
+  @usableFromInline final var _owner: _Link?
+
+  @inlinable
+  init(owner: _Link?) {
+    _owner = owner
+  }
+
+  deinit {
+    guard var link = _owner.take() else { return }
+    while isKnownUniquelyReferenced(&link) {
+      guard let next = link._owner.take() else { return }
+      link = next  // frees the previous link, whose own deinit now finds nothing to walk
+    }
+  }
+}
+
+/// A stage producing `Result<T, E>`: how to run it is a closure made where the stage's types are concrete, so
+/// running a chain calls specialized code all the way down (a virtual method of a generic class would not be).
+@usableFromInline
+class _Stage<T, E: Error>: _Link, @unchecked Sendable {
+  @usableFromInline typealias Invoke = (_Stage<T, E>, RunHandle, @escaping @Sendable (Result<T, E>) -> Void) -> Void
+
+  @usableFromInline let _invoke: Invoke
+
+  @inlinable
+  init(owner: _Link?, invoke: @escaping Invoke) {
+    _invoke = invoke
+    super.init(owner: owner)
+  }
+}
