@@ -16,15 +16,10 @@ struct Options: Equatable, Sendable {
   /// The real iTunes lookup API, asked by `--live`.
   static let apiURL = URL(string: "https://itunes.apple.com")!
 
-  /// The first lines of ``usage``, printed after a usage error.
-  static let synopsis = """
+  /// The text `--help` prints.
+  static let usage = """
     usage: itunes-lookup [--live] [--id ID] [--entity NAME] [--genre NAME] [--base-url URL]
                          [--timeout SECONDS] [--verbose] [--help]
-    """
-
-  /// The text `--help` prints.
-  static let usage = synopsis + """
-
 
     Looks an artist up on the iTunes lookup API, picks the result in a genre, prints its name.
     Without --live or --base-url it answers from the recorded responses, with no network.
@@ -38,6 +33,11 @@ struct Options: Equatable, Sendable {
       --verbose          log each stage and its duration to standard error
       --help             print this help
     """
+
+  /// The first two lines of ``usage``, printed after a usage error.
+  static var synopsis: String {
+    usage.split(separator: "\n").prefix(2).joined(separator: "\n")
+  }
 
   /// What the command line asks for.
   enum Command: Equatable, Sendable {

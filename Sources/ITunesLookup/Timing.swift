@@ -30,9 +30,9 @@ func timed<T, U>(
 
 /// `promise`, logging how long each run took to deliver to `log`; `promise` itself when `log`
 /// is `nil`. Cancelling the run cancels `promise`'s run.
-func timed<T: Sendable>(_ name: String, _ log: StageLog?, _ promise: Promise<T, LookupError>) -> Promise<
-  T, LookupError
-> {
+func timed<T: Sendable>(
+  _ name: String, _ log: StageLog?, _ promise: Promise<T, LookupError>
+) -> Promise<T, LookupError> {
   guard let log else { return promise }
   return Promise { completion, onCancel in
     let start = ContinuousClock.now

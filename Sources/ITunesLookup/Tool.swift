@@ -26,9 +26,7 @@ func pipeline(_ options: Options, session: URLSession, log: StageLog? = nil) -> 
 ///
 /// - Returns: The exit status: 0 when it printed a name, 1 when the lookup failed, 2 when the
 ///   command line could not be read.
-func runTool(_ arguments: [String], console: Console = .standard, session: URLSession = lookupSession) async
-  -> Int32
-{
+func runTool(_ arguments: [String], console: Console = .standard, session: URLSession = lookupSession) async -> Int32 {
   let options: Options
   do {
     switch try Options.parse(arguments) {

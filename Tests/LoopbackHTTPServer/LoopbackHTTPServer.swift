@@ -144,6 +144,24 @@ public final class LoopbackHTTPServer: Sendable {
   }
 }
 
+extension AsyncStream<LoopbackHTTPServer.Event>.Iterator {
+  /// Waits for the next request the server receives, skipping other events.
+  public mutating func nextRequest() async -> LoopbackHTTPServer.Request? {
+    while let event = await next() {
+      if case .received(let request) = event { return request }
+    }
+    return nil
+  }
+
+  /// Waits until a client closes a connection the server was holding; `false` if the server stopped first.
+  public mutating func nextClose() async -> Bool {
+    while let event = await next() {
+      if event == .closedByClient { return true }
+    }
+    return false
+  }
+}
+
 /// A loopback port that refuses connections: it is bound, so nothing else takes it, but nothing
 /// listens on it. Released on deinit.
 public final class ClosedPort: Sendable {
