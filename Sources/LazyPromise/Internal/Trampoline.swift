@@ -11,9 +11,9 @@
 /// How far (in bytes) one thread's synchronous promise work may grow the stack past the point where it entered
 /// the trampoline before further hops are queued instead of called.
 ///
-/// 64 KiB keeps a 512 KiB secondary thread safe even when the caller has already used a good part of it, and is
+/// 128 KiB keeps a 512 KiB secondary thread safe even when the caller has already used a good part of it, and is
 /// large enough that a queued hop (one closure allocation) happens only once every few hundred stages.
-@usableFromInline let _stackBudget: UInt = 64 * 1024
+@usableFromInline let _stackBudget: UInt = 128 * 1024
 
 /// Per-thread trampoline state: where the outermost hop started, and the hops queued behind it.
 @usableFromInline struct _TrampolineState {
