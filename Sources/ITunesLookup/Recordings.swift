@@ -25,7 +25,7 @@ enum Recordings {
 
   /// The recorded queries, for messages: `1, 159260351, 909253, 909253 (entity album)`.
   static var summary: String {
-    files.keys.map { query in query.entity.map { "\(query.id) (entity \($0))" } ?? query.id }.sorted().joined(
-      separator: ", ")
+    let queries = files.keys.map { query in query.entity.map { "\(query.id) (entity \($0))" } ?? query.id }
+    return queries.sorted().joined(separator: ", ")
   }
 }

@@ -23,7 +23,7 @@ func timed<T, U>(
   return { input in
     let start = ContinuousClock.now
     let result = stage(input)
-    log.record(name, start.duration(to: .now), succeeded: (try? result.get()) != nil)
+    log.record(name, start.duration(to: .now), succeeded: result.succeeded)
     return result
   }
 }
@@ -37,7 +37,7 @@ func timed<T: Sendable>(
   return Promise { completion, onCancel in
     let start = ContinuousClock.now
     let handle = promise.run { result in
-      log.record(name, start.duration(to: .now), succeeded: (try? result.get()) != nil)
+      log.record(name, start.duration(to: .now), succeeded: result.succeeded)
       completion(result)
     }
     onCancel { handle.cancel() }
@@ -51,5 +51,12 @@ func timed<T>(_ name: String, _ log: StageLog?, _ sink: @escaping @Sendable (T) 
     let start = ContinuousClock.now
     sink(input)
     log.record(name, start.duration(to: .now), succeeded: true)
+  }
+}
+
+extension Result {
+  /// Whether this is a success, for the log.
+  fileprivate var succeeded: Bool {
+    if case .success = self { true } else { false }
   }
 }

@@ -22,8 +22,9 @@ import Foundation
 /// }
 /// ```
 public enum HTTPError: Error, Sendable, Hashable {
-  /// The request could not be made: it has no URL, or its URL is not an `http` or `https` URL
-  /// with a host, or URLSession rejected it before sending. `reason` says which.
+  /// The request could not be made, and nothing was sent: it has no URL, its URL is not an
+  /// `http` or `https` URL with a host, its timeout is not a positive number of seconds, or
+  /// URLSession rejected it. `reason` says which.
   case invalidRequest(reason: String)
   /// The request was attempted but the transport failed (connection refused, host not found,
   /// connection lost mid-body, TLS failure, ...). The code is URLSession's own.

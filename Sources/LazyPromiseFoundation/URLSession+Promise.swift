@@ -40,12 +40,13 @@ extension URLSession {
         completion(.failure(.invalidRequest(reason: problem)))
         return
       }
-      let task = self.dataTask(with: Self.sendable(request)) { data, response, error in
+      let task = self.dataTask(with: Self.adjustedForPlatform(request)) { data, response, error in
         completion(Self.result(data: data, response: response, error: error))
       }
       onCancel {
-        // Asynchronously: cancelling synchronously from inside a cancellation handler can
-        // deadlock in swift-corelibs-foundation (#5412).
+        // `RunHandle.cancel()` may be called from a Swift task's cancellation handler, which holds
+        // the task's lock; cancelling the data task there can deadlock (swift-corelibs-foundation
+        // #5412). So it is cancelled asynchronously.
         DispatchQueue.global().async { task.cancel() }
       }
       task.resume()
@@ -96,7 +97,7 @@ extension URLSession {
   /// swift-corelibs-foundation counts the timeout in whole seconds and truncates
   /// (`Int(timeoutInterval) * 1000` in HTTPURLProtocol.swift): 0.5 s would time out at once. So on
   /// Linux a fractional timeout is rounded up, and a request never times out early.
-  static func sendable(_ request: URLRequest) -> URLRequest {
+  static func adjustedForPlatform(_ request: URLRequest) -> URLRequest {
     #if canImport(FoundationNetworking)
       let whole = request.timeoutInterval.rounded(.up)
       if whole != request.timeoutInterval {
