@@ -12,9 +12,13 @@ enum _Source<T, E: Error>: @unchecked Sendable {
   /// The continuation must first ask its `_Admission` to admit the result: a caller's task may call its
   /// completion handler twice, or after the run was cancelled, and only the admitted call may go on. Building
   /// the check into the stage's own continuation (rather than wrapping it) saves an allocation per task.
+  ///
+  /// - Parameter joining: `true` where chains join at run time (a `flatMap` running the promise its function
+  ///   returned): the call always goes through the trampoline, since joins can repeat without bound.
   @inlinable
   func subscribe(
     _ handle: RunHandle,
+    joining: Bool = false,
     _ makeContinuation: (_Admission) -> @Sendable (Result<T, E>) -> Void
   ) {
     switch self {
@@ -22,16 +26,21 @@ enum _Source<T, E: Error>: @unchecked Sendable {
       guard !handle._isCancelled else { return }
       task(makeContinuation(_Admission(handle: handle, site: site)))
     case .stage(let unmanaged):
-      let stage = unmanaged.takeUnretainedValue()
       let continuation = makeContinuation(.trusted)
-      _hop({ stage._invoke(stage, handle, continuation) }, { { stage._invoke(stage, handle, continuation) } })
+      unmanaged._withUnsafeGuaranteedRef { stage in
+        if joining || stage._hops {
+          _hop({ stage._invoke(stage, handle, continuation) }, { { stage._invoke(stage, handle, continuation) } })
+        } else {
+          stage._invoke(stage, handle, continuation)
+        }
+      }
     }
   }
 
-  /// Starts this source for `handle`, passing its result on to `completion` unchanged.
+  /// Starts this source for `handle` where chains join, passing its result on to `completion` unchanged.
   @inlinable
   func subscribe(_ handle: RunHandle, passingTo completion: @escaping @Sendable (Result<T, E>) -> Void) {
-    subscribe(handle) { admission in
+    subscribe(handle, joining: true) { admission in
       if admission.isTrusted { return completion }
       return { result in
         if admission.admit(handle) { _deliver(result, to: completion) }

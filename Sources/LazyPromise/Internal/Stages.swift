@@ -12,7 +12,7 @@ final class _ResultValueStage<T, E: Error>: _Stage<T, E>, @unchecked Sendable {
     self.result = result
     super.init(owner: nil) { stage, _, completion in
       let this = unsafeDowncast(stage, to: _ResultValueStage<T, E>.self)
-      _deliver(this.result, to: completion)
+      _deliver(this.result, to: completion, hop: this._hops)
     }
   }
 }
@@ -29,6 +29,7 @@ final class _MapStage<S, T, E: Error>: _Stage<T, E>, @unchecked Sendable {
     self.transform = transform
     super.init(owner: upstream._owner) { stage, handle, completion in
       let this = unsafeDowncast(stage, to: _MapStage<S, T, E>.self)
+      let hops = this._hops
       let transform = this.transform
       this.upstream.subscribe(handle) { admission in
         { result in
@@ -36,9 +37,9 @@ final class _MapStage<S, T, E: Error>: _Stage<T, E>, @unchecked Sendable {
           switch result {
           case .success(let value):
             guard !handle._isCancelled else { return }
-            _deliver(.success(transform(value)), to: completion)
+            _deliver(.success(transform(value)), to: completion, hop: hops)
           case .failure(let error):
-            _deliver(.failure(error), to: completion)
+            _deliver(.failure(error), to: completion, hop: hops)
           }
         }
       }
@@ -58,6 +59,7 @@ final class _ResultStage<S, T, E: Error>: _Stage<T, E>, @unchecked Sendable {
     self.transform = transform
     super.init(owner: upstream._owner) { stage, handle, completion in
       let this = unsafeDowncast(stage, to: _ResultStage<S, T, E>.self)
+      let hops = this._hops
       let transform = this.transform
       this.upstream.subscribe(handle) { admission in
         { result in
@@ -65,9 +67,9 @@ final class _ResultStage<S, T, E: Error>: _Stage<T, E>, @unchecked Sendable {
           switch result {
           case .success(let value):
             guard !handle._isCancelled else { return }
-            _deliver(transform(value), to: completion)
+            _deliver(transform(value), to: completion, hop: hops)
           case .failure(let error):
-            _deliver(.failure(error), to: completion)
+            _deliver(.failure(error), to: completion, hop: hops)
           }
         }
       }
@@ -87,6 +89,7 @@ final class _FlatMapStage<S, T, E: Error>: _Stage<T, E>, @unchecked Sendable {
     self.transform = transform
     super.init(owner: upstream._owner) { stage, handle, completion in
       let this = unsafeDowncast(stage, to: _FlatMapStage<S, T, E>.self)
+      let hops = this._hops
       let transform = this.transform
       this.upstream.subscribe(handle) { admission in
         { result in
@@ -98,7 +101,7 @@ final class _FlatMapStage<S, T, E: Error>: _Stage<T, E>, @unchecked Sendable {
             next._source.subscribe(handle, passingTo: completion)
             withExtendedLifetime(next) {}
           case .failure(let error):
-            _deliver(.failure(error), to: completion)
+            _deliver(.failure(error), to: completion, hop: hops)
           }
         }
       }
@@ -126,13 +129,14 @@ final class _HandlerStage<S, F: Error, T, E: Error>: _Stage<T, E>, @unchecked Se
     self.handler = handler
     super.init(owner: upstream._owner) { stage, handle, completion in
       let this = unsafeDowncast(stage, to: _HandlerStage<S, F, T, E>.self)
+      let hops = this._hops
       let handler = this.handler
       this.upstream.subscribe(handle) { admission in
         { result in
           guard admission.admit(handle), !handle._isCancelled else { return }
           switch handler(result) {
           case .result(let next):
-            _deliver(next, to: completion)
+            _deliver(next, to: completion, hop: hops)
           case .promise(let next):
             next._source.subscribe(handle, passingTo: completion)
             withExtendedLifetime(next) {}

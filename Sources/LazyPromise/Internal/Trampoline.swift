@@ -15,6 +15,9 @@
 /// large enough that a queued hop (one closure allocation) happens only once every few hundred stages.
 @usableFromInline let _stackBudget: UInt = 128 * 1024
 
+/// One stage in this many goes through the trampoline on a chain built with `then`; see `_Link._hops`.
+@usableFromInline let _hopInterval = 16
+
 /// Per-thread trampoline state: where the outermost hop started, and the hops queued behind it.
 @usableFromInline struct _TrampolineState {
   @usableFromInline var base: UInt = 0
@@ -131,9 +134,13 @@ func _hop(_ now: () -> Void, _ later: () -> () -> Void) {
   }
 }
 
-/// Delivers `value` to `receiver` through a hop.
+/// Delivers `value` to `receiver` through a hop (or directly, when `hop` is false).
 @inlinable
 @inline(__always)
-func _deliver<Value>(_ value: Value, to receiver: @escaping @Sendable (Value) -> Void) {
-  _hop({ receiver(value) }, { { receiver(value) } })
+func _deliver<Value>(_ value: Value, to receiver: @escaping @Sendable (Value) -> Void, hop: Bool = true) {
+  if hop {
+    _hop({ receiver(value) }, { { receiver(value) } })
+  } else {
+    receiver(value)
+  }
 }
