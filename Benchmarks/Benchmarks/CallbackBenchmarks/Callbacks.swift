@@ -57,11 +57,10 @@ enum Callbacks {
     .success(value &+ 1)
   }
 
-  /// The `T -> Promise` stage: an asynchronous step that happens to complete at once. Its completion is
-  /// `@escaping`, as an asynchronous API's must be.
-  @inline(never)
+  /// The `T -> Promise` stage: an asynchronous step (opaque, as a real one in another module is) that happens
+  /// to complete at once.
   static func incrementLater(_ value: Int, _ completion: @escaping Completion<Int>) {
-    completion(.success(value &+ 1))
+    OpaqueStep.increment(value, completion)
   }
 
   /// Runs `count` operations and delivers their values in order once all have completed.
@@ -113,9 +112,8 @@ enum Callbacks {
     }
   }
 
-  @inline(never)
   static func decrementLater(_ value: Int, _ completion: @escaping Completion<Int>) {
-    completion(.success(value - 1))
+    OpaqueStep.decrement(value, completion)
   }
 
   /// The iTunes pipeline: request, transport, decode, titles.
