@@ -10,7 +10,8 @@ their metrics are merged per benchmark, a later file winning where two measured 
 Writes:
   --svg  the chart: cost per stage against chain length for every contender, one panel per `then` shape, time on
          the top row and allocations on the bottom row (log-log).
-  --csv  one row per benchmark: the per-unit median wall clock, mean CPU, allocations, bytes and peak memory.
+  --csv  one row per benchmark: per unit of work, the median wall clock and thread CPU time, allocations and
+         bytes; and the peak resident memory of the run.
   --doc  replaces the text between `<!-- results:begin -->` and `<!-- results:end -->` with the result tables.
 Without --doc the tables are printed to standard output.
 
@@ -76,7 +77,7 @@ def metric_key(metric):
     m = metric.lower()
     if "wallclock" in m:
         return "wall"
-    if "totalcpu" in m or "cputotal" in m:
+    if "threadcpu" in m:
         return "cpu"
     if "malloc" in m and "bytes" in m:
         return "bytes"
@@ -124,7 +125,7 @@ def read_one(path, results, host):
 
 
 def summarize(results):
-    """Per benchmark: per-unit median wall clock (ns), mean CPU (ns), mallocs, bytes, and peak resident memory."""
+    """Per benchmark: per-unit median wall clock and thread CPU (ns), mallocs, bytes; peak resident memory."""
     rows = {}
     for (target, test), metrics in results.items():
         match = NAME.match(test)
@@ -140,7 +141,6 @@ def summarize(results):
         def per_unit(value):
             return None if value is None else value / units
 
-        cpu = metrics.get("cpu")
         peak = metrics.get("peak")
         rows[(contender, scenario, size)] = {
             "target": target,
@@ -149,7 +149,7 @@ def summarize(results):
             "size": size,
             "unit": UNIT_NAMES.get(scenario, "iteration"),
             "ns": per_unit(median("wall")),
-            "cpu_ns": per_unit(cpu["avg"]) if cpu else None,
+            "cpu_ns": per_unit(median("cpu")),
             "allocs": per_unit(median("mallocs")),
             "bytes": per_unit(median("bytes")),
             "peak_mb": (max(peak["p"].values()) / 1e6) if peak else None,
@@ -225,7 +225,7 @@ def other_tables(rows):
                 )
     out.append("")
     out.append("#### CPU, bytes and peak memory (chains of 1000 `T -> U` stages)\n")
-    out.append("| contender | wall ns/stage | CPU ns/stage (mean) | bytes/stage | peak resident memory |")
+    out.append("| contender | wall ns/stage | thread CPU ns/stage | bytes/stage | peak resident memory |")
     out.append("|---|---:|---:|---:|---:|")
     for contender in contenders_in(rows, "map"):
         row = rows.get((contender, "map", 1000))
@@ -235,6 +235,70 @@ def other_tables(rows):
         out.append(
             f"| {label(contender)} | {fmt(row['ns'], 1)} | {fmt(row['cpu_ns'], 1)} | {fmt(row['bytes'], 0)} | {peak} |"
         )
+    out.append("")
+    return out
+
+
+def goal_table(rows):
+    """The goals of issue 6, checked against this run.
+
+    Allocation goals are per stage (per loop iteration): the marginal count between two lengths, so that what a
+    run allocates once (its handle, its source) is not charged to the stages; that fixed part is shown too.
+    """
+
+    def get(contender, scenario, size, field):
+        row = rows.get((contender, scenario, size))
+        return None if row is None else row[field]
+
+    def time_ratio(contender, scenario, other, field):
+        a, b = get(contender, scenario, 1000, field), get(other, scenario, 1000, field)
+        return None if a is None or not b else a / b
+
+    def marginal(contender, scenario, small, large):
+        a_small, a_large = get(contender, scenario, small, "allocs"), get(contender, scenario, large, "allocs")
+        if a_small is None or a_large is None:
+            return None
+        per_run_small, per_run_large = a_small * small, a_large * large
+        slope = (per_run_large - per_run_small) / (large - small)
+        return slope, per_run_large - slope * large
+
+    out = ["| goal | measured | verdict |", "|---|---:|---|"]
+
+    def verdict(value, limit):
+        value = round(value, 2)
+        return "met" if value <= limit else f"**missed**: {value / limit:.2f}× the goal"
+
+    def add_ratio(goal, value, limit):
+        if value is None:
+            out.append(f"| {goal} | not measured | – |")
+        else:
+            out.append(f"| {goal} | {value:.2f}× | {verdict(value, limit)} |")
+
+    def add_allocs(goal, contender, scenario, small, large, unit, limit):
+        found = marginal(contender, scenario, small, large)
+        if found is None:
+            out.append(f"| {goal} | not measured | – |")
+            return
+        slope, fixed = found
+        out.append(f"| {goal} | {slope:.2f} per {unit} (+{fixed:.0f} per run) | {verdict(slope, limit)} |")
+
+    add_ratio("`Promise` map, N = 1000: wall-clock time ≤ 1.1× callbacks",
+              time_ratio("Promise", "map", "Callbacks", "ns"), 1.1)
+    add_ratio("`Promise` map, N = 1000: thread CPU time ≤ 1.1× callbacks",
+              time_ratio("Promise", "map", "Callbacks", "cpu_ns"), 1.1)
+    add_allocs("`Promise` map: allocations per stage, built and run ≤ 2", "Promise", "map", 100, 1000, "stage", 2)
+    add_allocs("`Promise` prebuilt map: allocations per stage per run ≤ 1", "Promise", "prebuilt", 100, 1000,
+               "stage", 1)
+    add_ratio("`Future` map, N = 1000: wall-clock time ≤ swift-nio", time_ratio("Future", "map", "NIO", "ns"), 1.0)
+    add_ratio("`Future` map, N = 1000: thread CPU time ≤ swift-nio",
+              time_ratio("Future", "map", "NIO", "cpu_ns"), 1.0)
+    add_allocs("`Future` map: allocations per stage ≤ 2", "Future", "map", 100, 1000, "stage", 2)
+    add_allocs("`Promise` T -> Promise: allocations per stage ≤ 3", "Promise", "flatMap", 100, 1000, "stage", 3)
+    add_allocs("`Future` T -> Future: allocations per stage ≤ 3", "Future", "flatMap", 100, 1000, "stage", 3)
+    add_allocs("`Promise` recursive loop: allocations per iteration ≤ 3", "Promise", "loop", 1000, 10000,
+               "iteration", 3)
+    add_allocs("`Future` recursive loop: allocations per iteration ≤ 3", "Future", "loop", 1000, 10000,
+               "iteration", 3)
     out.append("")
     return out
 
@@ -256,7 +320,7 @@ def svg_chart(rows, title):
         f'<text x="{width / 2}" y="48" text-anchor="middle" fill="#555">median per stage, chain built and run '
         f"(log–log; lower is better)</text>",
     ]
-    metrics = [("ns", "ns per stage"), ("allocs", "allocations per stage")]
+    metrics = [("ns", "ns per stage"), ("allocs", "allocations per stage (0 on the floor)")]
     for r, (metric, ylabel) in enumerate(metrics):
         values = [
             row[metric]
@@ -391,7 +455,9 @@ def main():
         f"Measured on: {host.get('processors', '?')} × {host.get('processorType', '?')}, "
         f"{int(host.get('memory', 0) or 0)} GB, kernel {host.get('kernelVersion', '?')}.\n"
     )
-    tables = "\n".join([machine] + chain_tables(rows) + other_tables(rows))
+    tables = "\n".join(
+        [machine, "#### Goals (issue 6), checked against this run\n"] + goal_table(rows) + chain_tables(rows) + other_tables(rows)
+    )
     if args.doc:
         with open(args.doc) as f:
             text = f.read()

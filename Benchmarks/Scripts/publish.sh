@@ -2,12 +2,13 @@
 # Runs every contender and regenerates the published figures:
 #   Docs/performance-chart.svg, Docs/performance-results.csv and the tables in Docs/Performance.md.
 #
-#   bash Benchmarks/Scripts/publish.sh                  # everything (about 10 minutes on 2 cores)
+#   bash Benchmarks/Scripts/publish.sh                  # everything (about 6 minutes on 2 cores)
 #   bash Benchmarks/Scripts/publish.sh --filter '...'   # extra arguments go to every `benchmark` run
 #
-# Three passes, because measuring some metrics disturbs others: reading CPU time and peak memory allocates
-# inside the measured region (package-benchmark reads /proc), so allocation counts come from a pass that
-# measures only allocations, and wall clock from a pass that measures only wall clock.
+# Three passes (LAZYPROMISE_BENCHMARK_MODE, see Sources/BenchmarkSupport/Scenario.swift), because measuring
+# some metrics disturbs others: reading memory statistics allocates inside the measured region
+# (package-benchmark reads /proc). Allocation counts and bytes come from a pass that measures only those, wall
+# clock and thread CPU time from a pass that measures only those, and peak memory from a pass of its own.
 set -euo pipefail
 
 package_dir="$(cd "$(dirname "$0")/.." && pwd)"
@@ -28,11 +29,11 @@ run() {
 
 rm -rf "$results"
 LAZYPROMISE_BENCHMARK_MODE=allocations run allocations --metric mallocCountTotal --metric mallocBytesCount "$@"
-run time --metric wallClock "$@"
-run resources --metric cpuTotal --metric peakMemoryResident "$@"
+LAZYPROMISE_BENCHMARK_MODE=time run time "$@"
+LAZYPROMISE_BENCHMARK_MODE=memory run memory "$@"
 
 python3 "$package_dir/Scripts/chart.py" \
-  "$results/resources/Current_run.influx.csv" \
+  "$results/memory/Current_run.influx.csv" \
   "$results/time/Current_run.influx.csv" \
   "$results/allocations/Current_run.influx.csv" \
   --svg "$repo_dir/Docs/performance-chart.svg" \

@@ -22,8 +22,10 @@ let benchmarks: @Sendable () -> Void = {
   registerAsync(benchmarkName("Async", "all", Scenario.fanOut), repetitions: Scenario.fanOutRunsPerIteration) {
     blackHole(await AsyncChains.all(Scenario.fanOut))
   }
-  registerAsync(benchmarkName("Async", "loop", Scenario.loopIterations), repetitions: 1) {
-    blackHole(await AsyncChains.loop(Scenario.loopIterations))
+  for length in Scenario.loopLengths {
+    registerAsync(benchmarkName("Async", "loop", length), repetitions: Scenario.loopIterations / length) {
+      blackHole(await AsyncChains.loop(length))
+    }
   }
   let transport = InMemoryTransport()
   registerAsync(benchmarkName("Async", "itunes", 1), repetitions: Scenario.pipelinesPerIteration) {

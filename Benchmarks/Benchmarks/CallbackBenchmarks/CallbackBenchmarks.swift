@@ -18,8 +18,8 @@ let benchmarks: @Sendable () -> Void = {
   register(benchmarkName("Callbacks", "all", Scenario.fanOut), repetitions: Scenario.fanOutRunsPerIteration) {
     Callbacks.all(Scenario.fanOut) { blackHole($0) }
   }
-  register(benchmarkName("Callbacks", "loop", Scenario.loopIterations), repetitions: 1) {
-    Callbacks.loop(Scenario.loopIterations) { blackHole($0) }
+  registerLoop("Callbacks") { length in
+    { Callbacks.loop(length) { blackHole($0) } }
   }
   let transport = InMemoryTransport()
   register(benchmarkName("Callbacks", "itunes", 1), repetitions: Scenario.pipelinesPerIteration) {

@@ -16,8 +16,8 @@ let benchmarks: @Sendable () -> Void = {
   registerLengthSweep("Promise", "error") { n in
     { PromiseChains.chain(.map, n, failing: true).run { blackHole($0) } }
   }
-  register(benchmarkName("Promise", "loop", Scenario.loopIterations), repetitions: 1) {
-    PromiseChains.loop(Scenario.loopIterations).run { blackHole($0) }
+  registerLoop("Promise") { length in
+    { PromiseChains.loop(length).run { blackHole($0) } }
   }
   let transport = InMemoryTransport()
   register(benchmarkName("Promise", "itunes", 1), repetitions: Scenario.pipelinesPerIteration) {

@@ -19,8 +19,8 @@ let benchmarks: @Sendable () -> Void = {
     let futures = (0..<Scenario.fanOut).map { loop.makeSucceededFuture($0) }
     EventLoopFuture.whenAllSucceed(futures, on: loop).whenComplete { blackHole($0) }
   }
-  register(benchmarkName("NIO", "loop", Scenario.loopIterations), repetitions: 1) {
-    NIOChains.loop(Scenario.loopIterations, on: loop).whenComplete { blackHole($0) }
+  registerLoop("NIO") { length in
+    { NIOChains.loop(length, on: loop).whenComplete { blackHole($0) } }
   }
   let transport = InMemoryTransport()
   register(benchmarkName("NIO", "itunes", 1), repetitions: Scenario.pipelinesPerIteration) {

@@ -14,7 +14,8 @@ let benchmarks: @Sendable () -> Void = {
   let deep = Scenario.hasDeepStack
   if !deep {
     note(
-      "OpenCombineBenchmarks: map/prebuilt/error at N=1000 and the loop overflow the stack; skipped (ulimit -s 65536)")
+      "OpenCombineBenchmarks: map/prebuilt/error at N=1000 and the 10,000-iteration loop overflow the stack; skipped (ulimit -s 65536)"
+    )
   }
   registerChainSweep("OpenCombine", skip: { shape, n in !deep && shape == .map && n == 1000 }) { shape, n in
     { CombineChains.run(CombineChains.chain(shape, n)) }
@@ -29,10 +30,8 @@ let benchmarks: @Sendable () -> Void = {
   register(benchmarkName("OpenCombine", "all", Scenario.fanOut), repetitions: Scenario.fanOutRunsPerIteration) {
     CombineChains.run(CombineChains.all(Scenario.fanOut))
   }
-  if deep {
-    register(benchmarkName("OpenCombine", "loop", Scenario.loopIterations), repetitions: 1) {
-      CombineChains.run(CombineChains.loop(Scenario.loopIterations))
-    }
+  registerLoop("OpenCombine", skip: { length in !deep && length > 1000 }) { length in
+    { CombineChains.run(CombineChains.loop(length)) }
   }
   let transport = InMemoryTransport()
   register(benchmarkName("OpenCombine", "itunes", 1), repetitions: Scenario.pipelinesPerIteration) {

@@ -18,6 +18,9 @@ public enum Scenario {
   public static let fanOutRunsPerIteration = 10
   /// The number of iterations of the recursive loop.
   public static let loopIterations = 10_000
+  /// The loop lengths measured: 10,000 as specified, and 1,000 so that the per-iteration cost can be told
+  /// apart from the per-run cost. One measured iteration runs `loopIterations` loop iterations either way.
+  public static let loopLengths = [1000, loopIterations]
   /// How many pipelines one iteration of the iTunes scenario runs.
   public static let pipelinesPerIteration = 10
 
@@ -67,37 +70,69 @@ public func benchmarkName(_ contender: String, _ scenario: String, _ size: Int) 
   "\(contender).\(scenario).\(size)"
 }
 
-extension Benchmark.Configuration {
-  /// The configuration every LazyPromise benchmark uses.
+/// What a run measures, chosen with `LAZYPROMISE_BENCHMARK_MODE` in the environment.
+///
+/// Measuring some metrics disturbs others: package-benchmark reads CPU and memory statistics from `/proc`, which
+/// allocates inside the measured region. `Scripts/publish.sh` therefore measures in passes.
+public enum MeasurementMode: String, Sendable {
+  /// Everything, for a person at a terminal (the default).
+  case all
+  /// `mallocCountTotal` only, 10 iterations: what `Scripts/check-allocations.sh` checks against the ceilings.
+  case allocations
+  /// Wall clock and the benchmark thread's CPU time only.
+  case time
+  /// Peak resident memory only.
+  case memory
+
+  /// The mode the environment selects.
+  public static let current = MeasurementMode(rawValue: environmentValue("LAZYPROMISE_BENCHMARK_MODE") ?? "all") ?? .all
+}
+
+extension BenchmarkMetric {
+  /// CPU time of the benchmark thread (`CLOCK_THREAD_CPUTIME_ID`, nanosecond resolution).
   ///
-  /// With `LAZYPROMISE_BENCHMARK_MODE=allocations` in the environment (what `Scripts/check-allocations.sh`
-  /// sets), only `mallocCountTotal` is measured and only a few iterations run: allocation counts are
-  /// deterministic, so CI needs no more. Otherwise wall clock, CPU, allocations (count and bytes) and peak
-  /// resident memory are measured for up to a second per benchmark.
+  /// package-benchmark's own `cpuTotal` counts in scheduler ticks (10 ms here), far coarser than one iteration.
+  /// Thread CPU time also leaves out the time other processes took the core, so on a shared machine it is the
+  /// steadier figure for comparing contenders.
+  public static var threadCPU: BenchmarkMetric { .custom("Thread CPU time", polarity: .prefersSmaller) }
+}
+
+extension Benchmark.Configuration {
+  /// The configuration every LazyPromise benchmark uses, by ``MeasurementMode``.
+  ///
+  /// In every mode the `mallocCountTotal` tolerance is zero: a benchmark that allocates more than its committed
+  /// ceiling fails `benchmark thresholds check`.
   public static var lazyPromise: Benchmark.Configuration {
-    if allocationMode {
+    let thresholds: [BenchmarkMetric: BenchmarkThresholds] = [.mallocCountTotal: .init(absolute: [.p90: 0])]
+    switch MeasurementMode.current {
+    case .allocations:
       return .init(
-        metrics: [.mallocCountTotal],
-        warmupIterations: 2,
-        maxDuration: .seconds(2),
-        maxIterations: 10,
-        thresholds: [.mallocCountTotal: .init(absolute: [.p90: 0])]
-      )
+        metrics: [.mallocCountTotal], warmupIterations: 2, maxDuration: .seconds(2), maxIterations: 10,
+        thresholds: thresholds)
+    case .time:
+      return .init(
+        metrics: [.wallClock, .threadCPU], timeUnits: .nanoseconds, warmupIterations: 10, maxDuration: .seconds(1),
+        maxIterations: 10_000)
+    case .memory:
+      return .init(metrics: [.peakMemoryResident], warmupIterations: 2, maxDuration: .seconds(1), maxIterations: 50)
+    case .all:
+      return .init(
+        metrics: [.wallClock, .threadCPU, .mallocCountTotal, .mallocBytesCount, .peakMemoryResident],
+        timeUnits: .nanoseconds, warmupIterations: 10, maxDuration: .seconds(1), maxIterations: 10_000,
+        thresholds: thresholds)
     }
-    return .init(
-      metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .mallocBytesCount, .peakMemoryResident],
-      timeUnits: .nanoseconds,
-      warmupIterations: 10,
-      maxDuration: .seconds(1),
-      maxIterations: 10_000,
-      thresholds: [.mallocCountTotal: .init(absolute: [.p90: 0])]
-    )
   }
 
-  /// Whether the run only checks allocation counts (see ``lazyPromise``).
-  public static var allocationMode: Bool {
-    environmentValue("LAZYPROMISE_BENCHMARK_MODE") == "allocations"
-  }
+  /// Whether the run measures the benchmark thread's CPU time (``BenchmarkMetric/threadCPU``).
+  static let measuresThreadCPU = lazyPromise.metrics.contains(.threadCPU)
+}
+
+/// The CPU time the calling thread has used, in nanoseconds.
+@inline(__always)
+func threadCPUTime() -> Int {
+  var time = timespec()
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+  return time.tv_sec * 1_000_000_000 + time.tv_nsec
 }
 
 func environmentValue(_ name: String) -> String? {
@@ -113,10 +148,13 @@ func environmentValue(_ name: String) -> String? {
 ///   - repetitions: How many times one measured iteration calls `body`.
 ///   - body: One run of the scenario; it passes its result to `blackHole`.
 public func register(_ name: String, repetitions: Int, _ body: @escaping () -> Void) {
+  let measuresThreadCPU = Benchmark.Configuration.measuresThreadCPU
   Benchmark(name, configuration: .lazyPromise) { benchmark in
+    let start = measuresThreadCPU ? threadCPUTime() : 0
     for _ in 0..<repetitions {
       body()
     }
+    if measuresThreadCPU { benchmark.measurement(.threadCPU, threadCPUTime() - start) }
   }
 }
 
@@ -126,11 +164,17 @@ public func register(_ name: String, repetitions: Int, _ body: @escaping () -> V
 ///   - name: The benchmark name, from ``benchmarkName(_:_:_:)``.
 ///   - repetitions: How many times one measured iteration awaits `body`.
 ///   - body: One run of the scenario; it passes its result to `blackHole`.
+///
+/// Thread CPU time is measured only while the task stays on one thread, which it does here: the steps complete
+/// without suspending.
 public func registerAsync(_ name: String, repetitions: Int, _ body: @escaping () async -> Void) {
+  let measuresThreadCPU = Benchmark.Configuration.measuresThreadCPU
   Benchmark(name, configuration: .lazyPromise) { benchmark in
+    let start = measuresThreadCPU ? threadCPUTime() : 0
     for _ in 0..<repetitions {
       await body()
     }
+    if measuresThreadCPU { benchmark.measurement(.threadCPU, threadCPUTime() - start) }
   }
 }
 
@@ -164,6 +208,19 @@ public func registerLengthSweep(
 ) {
   for n in Scenario.chainLengths where !skip(n) {
     register(benchmarkName(contender, scenario, n), repetitions: Scenario.runs(forChainLength: n), makeRun(n))
+  }
+}
+
+/// Registers the recursive loop at every length in ``Scenario/loopLengths``.
+///
+/// - Parameters:
+///   - contender: The contender's name.
+///   - skip: Returns `true` for a length the contender cannot run (it is left out, not failed).
+///   - makeRun: Returns one run of a loop of the given length.
+public func registerLoop(_ contender: String, skip: (Int) -> Bool = { _ in false }, _ makeRun: (Int) -> () -> Void) {
+  for length in Scenario.loopLengths where !skip(length) {
+    register(
+      benchmarkName(contender, "loop", length), repetitions: Scenario.loopIterations / length, makeRun(length))
   }
 }
 
