@@ -320,7 +320,7 @@ def svg_chart(rows, title):
         f'<text x="{width / 2}" y="48" text-anchor="middle" fill="#555">median per stage, chain built and run '
         f"(log–log; lower is better)</text>",
     ]
-    metrics = [("ns", "ns per stage"), ("allocs", "allocations per stage (0 on the floor)")]
+    metrics = [("ns", "ns per stage"), ("allocs", "allocations per stage")]
     for r, (metric, ylabel) in enumerate(metrics):
         values = [
             row[metric]
@@ -333,10 +333,15 @@ def svg_chart(rows, title):
         hi = 10 ** math.ceil(math.log10(max(values)))
         if hi / lo < 100:
             hi = lo * 100
+        has_zero = any(
+            row[metric] == 0 for (c, s, n), row in rows.items() if s in dict(SHAPES) and row[metric] is not None
+        )
+        if has_zero:
+            lo /= 10  # the bottom line stands for zero, one decade below the smallest non-zero value
         for col, (shape, shape_title) in enumerate(SHAPES):
             x0 = margin_l + col * (panel_w + gap_x)
             y0 = margin_t + r * (panel_h + gap_y)
-            parts += panel(rows, shape, metric, x0, y0, panel_w, panel_h, lo, hi)
+            parts += panel(rows, shape, metric, x0, y0, panel_w, panel_h, lo, hi, has_zero)
             if r == 0:
                 parts.append(
                     f'<text x="{x0 + panel_w / 2}" y="{y0 - 10}" text-anchor="middle" font-weight="bold">'
@@ -354,9 +359,8 @@ def svg_chart(rows, title):
             )
     # Legend
     ly = margin_t + 2 * panel_h + gap_y + 55
-    for i, (name, text, color, dash) in enumerate(CONTENDERS):
-        if not any(c == name for (c, _, _) in rows):
-            continue
+    shown = [entry for entry in CONTENDERS if any(c == entry[0] for (c, _, _) in rows)]
+    for i, (name, text, color, dash) in enumerate(shown):
         lx = margin_l + (i % 2) * 420
         y = ly + (i // 2) * 18
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
@@ -369,7 +373,7 @@ def svg_chart(rows, title):
     return "\n".join(parts) + "\n"
 
 
-def panel(rows, shape, metric, x0, y0, w, h, lo, hi):
+def panel(rows, shape, metric, x0, y0, w, h, lo, hi, has_zero):
     parts = [f'<rect x="{x0}" y="{y0}" width="{w}" height="{h}" fill="#fafafa" stroke="#bbb"/>']
 
     def px(n):
@@ -383,7 +387,8 @@ def panel(rows, shape, metric, x0, y0, w, h, lo, hi):
     while decade <= hi * 1.0001:
         y = py(decade)
         parts.append(f'<line x1="{x0}" y1="{y:.1f}" x2="{x0 + w}" y2="{y:.1f}" stroke="#e0e0e0"/>')
-        parts.append(f'<text x="{x0 - 6}" y="{y + 4:.1f}" text-anchor="end" fill="#555">{tick(decade)}</text>')
+        text = "0" if has_zero and decade == lo else tick(decade)
+        parts.append(f'<text x="{x0 - 6}" y="{y + 4:.1f}" text-anchor="end" fill="#555">{text}</text>')
         decade *= 10
     for n in LENGTHS:
         x = px(n)
@@ -394,7 +399,7 @@ def panel(rows, shape, metric, x0, y0, w, h, lo, hi):
         for n in LENGTHS:
             row = rows.get((name, shape, n))
             if row is not None and row[metric] is not None:
-                value = max(row[metric], lo)  # zero allocations sit on the floor of the axis
+                value = max(row[metric], lo)  # zero sits on the bottom line
                 points.append((px(n), py(value)))
         if not points:
             continue
