@@ -1,0 +1,77 @@
+import Synchronization
+
+/// A programmer error that LazyPromise detected and survived: it is reported, never delivered.
+///
+/// Reports are made in debug builds only. Each carries the file and line where the offending promise was made.
+///
+/// ```swift
+/// PromiseDiagnostics.setHandler { diagnostic in
+///   print("LazyPromise:", diagnostic)
+/// }
+/// ```
+public struct PromiseDiagnostic: Sendable, Equatable, CustomStringConvertible {
+  /// What went wrong.
+  public enum Kind: Sendable, Equatable {
+    /// A task called its completion handler a second time; the second result was ignored.
+    case completedMoreThanOnce
+    /// A task released its completion handler without calling it; the run can never deliver.
+    case completionReleasedWithoutBeingCalled
+    /// An eager `Future` was completed a second time; the second result was ignored.
+    case futureCompletedMoreThanOnce
+  }
+
+  /// What went wrong.
+  public let kind: Kind
+  /// The file and line (`"Module/File.swift:12"`) where the promise or future was made.
+  public let site: String
+
+  /// Creates a diagnostic; the library makes these, tests may compare against them.
+  ///
+  /// ```swift
+  /// let expected = PromiseDiagnostic(kind: .completedMoreThanOnce, site: "App/Fetch.swift:12")
+  /// ```
+  public init(kind: Kind, site: String) {
+    self.kind = kind
+    self.site = site
+  }
+
+  /// A sentence naming the error and where the promise was made.
+  public var description: String {
+    switch kind {
+    case .completedMoreThanOnce:
+      return "the completion handler of the promise made at \(site) was called more than once; "
+        + "the extra result was ignored"
+    case .completionReleasedWithoutBeingCalled:
+      return "the completion handler of the promise made at \(site) was released without being called; "
+        + "its run can never deliver"
+    case .futureCompletedMoreThanOnce:
+      return "the future made at \(site) was completed more than once; the extra result was ignored"
+    }
+  }
+}
+
+/// Where debug-build diagnostics go (standard error by default).
+///
+/// ```swift
+/// PromiseDiagnostics.setHandler { diagnostic in logger.warning("\(diagnostic)") }
+/// ```
+public enum PromiseDiagnostics {
+  private static let handler = Mutex<(@Sendable (PromiseDiagnostic) -> Void)?>(nil)
+
+  /// Replaces the handler that receives diagnostics; `nil` restores the default (standard error).
+  ///
+  /// - Parameter newHandler: Called on the thread that detected the error, with no lock held.
+  public static func setHandler(_ newHandler: (@Sendable (PromiseDiagnostic) -> Void)?) {
+    handler.withLock { $0 = newHandler }
+  }
+
+  @usableFromInline
+  static func report(_ kind: PromiseDiagnostic.Kind, site: _Site) {
+    let diagnostic = PromiseDiagnostic(kind: kind, site: site.description)
+    if let current = handler.withLock({ $0 }) {
+      current(diagnostic)
+    } else {
+      _writeToStandardError("LazyPromise: \(diagnostic)\n")
+    }
+  }
+}

@@ -1,0 +1,170 @@
+// The stages `then`, `map`, `flatMap` and the error operators build. Each stores its function with the exact
+// function type the operator receives (storing it as an opaque generic value would re-abstract it, which
+// allocates), and gives its base class an `Invoke` closure written where the types are concrete.
+
+/// A stage that delivers a fixed result: `Promise(value:)`, `Promise(error:)`, `Promise(result:)`.
+@usableFromInline
+final class _ResultValueStage<T, E: Error>: _Stage<T, E>, @unchecked Sendable {
+  @usableFromInline let result: Result<T, E>
+
+  @inlinable
+  init(_ result: Result<T, E>) {
+    self.result = result
+    super.init(owner: nil) { stage, _, completion in
+      let this = unsafeDowncast(stage, to: _ResultValueStage<T, E>.self)
+      _deliver(this.result, to: completion, hop: this._hops)
+    }
+  }
+}
+
+/// `map` and `then` with a `T -> U` function.
+@usableFromInline
+final class _MapStage<S, T, E: Error>: _Stage<T, E>, @unchecked Sendable {
+  @usableFromInline let upstream: _Source<S, E>
+  @usableFromInline let transform: @Sendable (S) -> T
+
+  @inlinable
+  init(upstream: Promise<S, E>, transform: @escaping @Sendable (S) -> T) {
+    self.upstream = upstream._source
+    self.transform = transform
+    super.init(owner: upstream._owner) { stage, handle, completion in
+      let this = unsafeDowncast(stage, to: _MapStage<S, T, E>.self)
+      let hops = this._hops
+      let transform = this.transform
+      this.upstream.subscribe(handle) { admission in
+        { result in
+          guard admission.admit(handle) else { return }
+          switch result {
+          case .success(let value):
+            guard !handle._isCancelled else { return }
+            _deliver(.success(transform(value)), to: completion, hop: hops)
+          case .failure(let error):
+            _deliver(.failure(error), to: completion, hop: hops)
+          }
+        }
+      }
+    }
+  }
+}
+
+/// `then` with a `T -> Result<U, E>` function.
+@usableFromInline
+final class _ResultStage<S, T, E: Error>: _Stage<T, E>, @unchecked Sendable {
+  @usableFromInline let upstream: _Source<S, E>
+  @usableFromInline let transform: @Sendable (S) -> Result<T, E>
+
+  @inlinable
+  init(upstream: Promise<S, E>, transform: @escaping @Sendable (S) -> Result<T, E>) {
+    self.upstream = upstream._source
+    self.transform = transform
+    super.init(owner: upstream._owner) { stage, handle, completion in
+      let this = unsafeDowncast(stage, to: _ResultStage<S, T, E>.self)
+      let hops = this._hops
+      let transform = this.transform
+      this.upstream.subscribe(handle) { admission in
+        { result in
+          guard admission.admit(handle) else { return }
+          switch result {
+          case .success(let value):
+            guard !handle._isCancelled else { return }
+            _deliver(transform(value), to: completion, hop: hops)
+          case .failure(let error):
+            _deliver(.failure(error), to: completion, hop: hops)
+          }
+        }
+      }
+    }
+  }
+}
+
+/// `flatMap` and `then` with a `T -> Promise<U, E>` function.
+@usableFromInline
+final class _FlatMapStage<S, T, E: Error>: _Stage<T, E>, @unchecked Sendable {
+  @usableFromInline let upstream: _Source<S, E>
+  @usableFromInline let transform: @Sendable (S) -> Promise<T, E>
+
+  @inlinable
+  init(upstream: Promise<S, E>, transform: @escaping @Sendable (S) -> Promise<T, E>) {
+    self.upstream = upstream._source
+    self.transform = transform
+    super.init(owner: upstream._owner) { stage, handle, completion in
+      let this = unsafeDowncast(stage, to: _FlatMapStage<S, T, E>.self)
+      let hops = this._hops
+      let transform = this.transform
+      this.upstream.subscribe(handle) { admission in
+        { result in
+          guard admission.admit(handle) else { return }
+          switch result {
+          case .success(let value):
+            guard !handle._isCancelled else { return }
+            let next = transform(value)
+            next._source.subscribe(handle, passingTo: completion)
+            withExtendedLifetime(next) {}
+          case .failure(let error):
+            _deliver(.failure(error), to: completion, hop: hops)
+          }
+        }
+      }
+    }
+  }
+}
+
+/// What an error-side handler continues with: a result now, or a promise to run.
+@usableFromInline
+enum _Next<T, E: Error> {
+  case result(Result<T, E>)
+  case promise(Promise<T, E>)
+}
+
+/// The error-side operators (`mapError`, `flatMapError`, `recover`, `ensure`, ...): a function of the whole
+/// upstream result.
+@usableFromInline
+final class _HandlerStage<S, F: Error, T, E: Error>: _Stage<T, E>, @unchecked Sendable {
+  @usableFromInline let upstream: _Source<S, F>
+  @usableFromInline let handler: @Sendable (Result<S, F>) -> _Next<T, E>
+
+  @inlinable
+  init(upstream: Promise<S, F>, handler: @escaping @Sendable (Result<S, F>) -> _Next<T, E>) {
+    self.upstream = upstream._source
+    self.handler = handler
+    super.init(owner: upstream._owner) { stage, handle, completion in
+      let this = unsafeDowncast(stage, to: _HandlerStage<S, F, T, E>.self)
+      let hops = this._hops
+      let handler = this.handler
+      this.upstream.subscribe(handle) { admission in
+        { result in
+          guard admission.admit(handle), !handle._isCancelled else { return }
+          switch handler(result) {
+          case .result(let next):
+            _deliver(next, to: completion, hop: hops)
+          case .promise(let next):
+            next._source.subscribe(handle, passingTo: completion)
+            withExtendedLifetime(next) {}
+          }
+        }
+      }
+    }
+  }
+}
+
+/// A caller's task that registers what to do when its run is cancelled.
+@usableFromInline
+final class _CancellableTaskStage<T, E: Error>: _Stage<T, E>, @unchecked Sendable {
+  @usableFromInline let task: Promise<T, E>.CancellableTask
+  @usableFromInline let site: _Site
+
+  @inlinable
+  init(task: @escaping Promise<T, E>.CancellableTask, site: _Site) {
+    self.task = task
+    self.site = site
+    super.init(owner: nil) { stage, handle, completion in
+      let this = unsafeDowncast(stage, to: _CancellableTaskStage<T, E>.self)
+      let task = this.task
+      let generation = handle._generation
+      let source = _Source<T, E>.task(
+        { completion in task(completion) { handler in handle._onCancel(handler, generation: generation) } },
+        this.site)
+      source.subscribe(handle, passingTo: completion)
+    }
+  }
+}

@@ -1,0 +1,146 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Android)
+  import Android
+#endif
+
+/// How far (in bytes) one thread's synchronous promise work may grow the stack past the point where it entered
+/// the trampoline before further hops are queued instead of called.
+///
+/// 128 KiB keeps a 512 KiB secondary thread safe even when the caller has already used a good part of it, and is
+/// large enough that a queued hop (one closure allocation) happens only once every few hundred stages.
+@usableFromInline let _stackBudget: UInt = 128 * 1024
+
+/// One stage in this many goes through the trampoline on a chain built with `then`; see `_Link._hops`.
+@usableFromInline let _hopInterval = 16
+
+/// Per-thread trampoline state: where the outermost hop started, and the hops queued behind it.
+@usableFromInline struct _TrampolineState {
+  @usableFromInline var base: UInt = 0
+  @usableFromInline var queue: [() -> Void] = []
+  @usableFromInline var head: Int = 0
+
+  @usableFromInline init() {}
+}
+
+/// What `_hop` should do with the work it was given.
+@usableFromInline enum _HopMode {
+  /// No trampoline is active on this thread: do the work, then drain what it queued.
+  case enter
+  /// The stack still has room: do the work now.
+  case call
+  /// The stack budget is spent: queue the work for the outermost hop.
+  case enqueue
+}
+
+#if canImport(Darwin)
+  private func _destroyTrampolineState(_ raw: UnsafeMutableRawPointer) {
+    let state = raw.assumingMemoryBound(to: _TrampolineState.self)
+    state.deinitialize(count: 1)
+    state.deallocate()
+  }
+#else
+  private func _destroyTrampolineState(_ raw: UnsafeMutableRawPointer?) {
+    guard let state = raw?.assumingMemoryBound(to: _TrampolineState.self) else { return }
+    state.deinitialize(count: 1)
+    state.deallocate()
+  }
+#endif
+
+private let _trampolineKey: pthread_key_t = {
+  var key = pthread_key_t()
+  let status = pthread_key_create(&key, _destroyTrampolineState)
+  precondition(status == 0, "LazyPromise: pthread_key_create failed with \(status)")
+  return key
+}()
+
+@inline(__always)
+private func _trampolineState() -> UnsafeMutablePointer<_TrampolineState> {
+  if let raw = pthread_getspecific(_trampolineKey) {
+    return raw.assumingMemoryBound(to: _TrampolineState.self)
+  }
+  let state = UnsafeMutablePointer<_TrampolineState>.allocate(capacity: 1)
+  state.initialize(to: _TrampolineState())
+  pthread_setspecific(_trampolineKey, state)
+  return state
+}
+
+@inline(__always)
+private func _currentStackAddress() -> UInt {
+  var marker: UInt8 = 0
+  return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+}
+
+/// Decides whether the next hop of synchronous promise work is called now or queued.
+@usableFromInline
+@inline(never)
+func _hopMode() -> _HopMode {
+  let state = _trampolineState()
+  let here = _currentStackAddress()
+  let base = state.pointee.base
+  if base == 0 {
+    state.pointee.base = here
+    return .enter
+  }
+  // Stacks grow down on every platform Swift supports; a hop above `base` (a shallower frame) is always fine.
+  return base &- here < _stackBudget || here > base ? .call : .enqueue
+}
+
+/// Queues work for the outermost hop on this thread.
+@usableFromInline
+@inline(never)
+func _enqueueHop(_ work: @escaping () -> Void) {
+  _trampolineState().pointee.queue.append(work)
+}
+
+private let _finishedHop: @Sendable () -> Void = {}
+
+/// Runs the queued hops in order (each may queue more), then marks the trampoline inactive.
+@usableFromInline
+@inline(never)
+func _drainHops() {
+  let state = _trampolineState()
+  while state.pointee.head < state.pointee.queue.count {
+    let work = state.pointee.queue[state.pointee.head]
+    state.pointee.queue[state.pointee.head] = _finishedHop  // release what the hop captured as soon as it ran
+    state.pointee.head += 1
+    work()
+  }
+  state.pointee.queue.removeAll(keepingCapacity: state.pointee.queue.capacity <= 64)
+  state.pointee.head = 0
+  state.pointee.base = 0
+}
+
+/// Runs `now` at once if the stack has room, or queues the closure `later` builds for the outermost hop.
+///
+/// Every step of a synchronous chain (invoking an upstream stage, delivering a result downstream) goes
+/// through a hop, so a chain of any length runs in bounded stack. `later` allocates only when the budget is
+/// spent (once every few hundred stages).
+@inlinable
+@inline(__always)
+func _hop(_ now: () -> Void, _ later: () -> () -> Void) {
+  switch _hopMode() {
+  case .call:
+    now()
+  case .enter:
+    now()
+    _drainHops()
+  case .enqueue:
+    _enqueueHop(later())
+  }
+}
+
+/// Delivers `value` to `receiver` through a hop (or directly, when `hop` is false).
+@inlinable
+@inline(__always)
+func _deliver<Value>(_ value: Value, to receiver: @escaping @Sendable (Value) -> Void, hop: Bool = true) {
+  if hop {
+    _hop({ receiver(value) }, { { receiver(value) } })
+  } else {
+    receiver(value)
+  }
+}

@@ -1,0 +1,77 @@
+// MARK: - Chaining values
+
+extension Promise {
+  /// Chains a function of the value: `T -> U`. Skipped when an earlier stage failed.
+  ///
+  /// The function runs on the thread that delivered the value, when the promise runs — never before.
+  ///
+  /// ```swift
+  /// let count = Promise<[Int], Never>(value: [1, 2, 3]).then(\.count)
+  /// ```
+  ///
+  /// - Parameter transform: Turns the value into the next one.
+  /// - Returns: A promise of the transformed value, with the same error type.
+  @inlinable
+  public func then<U>(_ transform: @escaping @Sendable (T) -> U) -> Promise<U, E> {
+    Promise<U, E>(_stage: _MapStage(upstream: self, transform: transform))
+  }
+
+  /// Chains a function that can fail: `T -> Result<U, E>`. A `.failure` skips the rest of the chain.
+  ///
+  /// The function runs on the thread that delivered the value, when the promise runs — never before.
+  ///
+  /// ```swift
+  /// func parse(_ text: String) -> Result<Int, ParseError> { ... }
+  /// let number = Promise<String, ParseError>(value: "42").then(parse)
+  /// ```
+  ///
+  /// - Parameter transform: Turns the value into the next one, or into the typed error that ends the chain.
+  /// - Returns: A promise of the transformed value, with the same error type.
+  @inlinable
+  public func then<U>(_ transform: @escaping @Sendable (T) -> Result<U, E>) -> Promise<U, E> {
+    Promise<U, E>(_stage: _ResultStage(upstream: self, transform: transform))
+  }
+
+  /// Chains more asynchronous work: `T -> Promise<U, E>`. The returned promise runs when this stage is reached.
+  ///
+  /// The function runs on the thread that delivered the value; the promise it returns is run at once, and its
+  /// result continues the chain.
+  ///
+  /// ```swift
+  /// let albums = user(id: 1).then { user in albums(of: user) }
+  /// ```
+  ///
+  /// - Parameter transform: Turns the value into the promise that continues the chain.
+  /// - Returns: A promise of the inner promise's value, with the same error type.
+  @inlinable
+  public func then<U>(_ transform: @escaping @Sendable (T) -> Promise<U, E>) -> Promise<U, E> {
+    Promise<U, E>(_stage: _FlatMapStage(upstream: self, transform: transform))
+  }
+
+  /// Transforms the value: the unambiguous spelling of `then` with a `T -> U` function.
+  ///
+  /// ```swift
+  /// let doubled = Promise<Int, Never>(value: 21).map { $0 * 2 }
+  /// ```
+  ///
+  /// - Parameter transform: Turns the value into the next one.
+  /// - Returns: A promise of the transformed value.
+  @inlinable
+  public func map<U>(_ transform: @escaping @Sendable (T) -> U) -> Promise<U, E> {
+    Promise<U, E>(_stage: _MapStage(upstream: self, transform: transform))
+  }
+
+  /// Continues with more asynchronous work: the unambiguous spelling of `then` with a `T -> Promise<U, E>`
+  /// function.
+  ///
+  /// ```swift
+  /// let photos = album(id: 1).flatMap { album in photos(in: album) }
+  /// ```
+  ///
+  /// - Parameter transform: Turns the value into the promise that continues the chain.
+  /// - Returns: A promise of the inner promise's value.
+  @inlinable
+  public func flatMap<U>(_ transform: @escaping @Sendable (T) -> Promise<U, E>) -> Promise<U, E> {
+    Promise<U, E>(_stage: _FlatMapStage(upstream: self, transform: transform))
+  }
+}

@@ -1,0 +1,184 @@
+import Synchronization
+
+/// A run of a promise: returned by `run`, it cancels that run.
+///
+/// `cancel()` is idempotent and thread-safe. After it returns, no further stage of the run starts, the cancel
+/// handlers the pending task registered have run, and the run's handlers are never called: each run either
+/// delivers exactly once or is cancelled, never both. Cancelling a run that has already delivered does nothing.
+///
+/// ```swift
+/// let handle = lookup(id: "909253").then(decode).run(some: show, none: report)
+/// // later, from any thread:
+/// handle.cancel()
+/// ```
+public final class RunHandle: Sendable {
+  // Bit 0: cancelled. Bit 1: delivered. Bits 2...: how many task completions this run has accepted.
+  @usableFromInline let _state: Atomic<Int>
+  // 0: no handlers; 1: cancelled (handlers registered later run at once); otherwise a retained handler list.
+  private let _handlers: Atomic<UInt>
+
+  @usableFromInline static let _cancelled = 1
+  @usableFromInline static let _delivered = 2
+  @usableFromInline static let _generationStep = 4
+
+  @usableFromInline
+  init() {
+    _state = Atomic(0)
+    _handlers = Atomic(0)
+  }
+
+  deinit {
+    let slot = _handlers.load(ordering: .acquiring)
+    if slot > 1 { _CancelHandlerNode.release(slot) }
+  }
+
+  /// Whether `cancel()` has been called before the run delivered.
+  ///
+  /// ```swift
+  /// let handle = promise.run { _ in }
+  /// handle.cancel()
+  /// assert(handle.isCancelled || handle.isDelivered)
+  /// ```
+  public var isCancelled: Bool { _isCancelled }
+
+  /// Whether the run has delivered its result to its handler.
+  ///
+  /// ```swift
+  /// let handle = Promise<Int, Never>(value: 1).run { _ in }
+  /// assert(handle.isDelivered)  // a synchronous chain delivers before `run` returns
+  /// ```
+  public var isDelivered: Bool { _state.load(ordering: .acquiring) & Self._delivered != 0 }
+
+  /// Cancels the run: no further stage starts, the pending task's cancel handlers run, and the run's handlers
+  /// are not called. Does nothing if the run has already delivered or was already cancelled.
+  ///
+  /// The cancel handlers run on the calling thread, before `cancel()` returns, with no lock held.
+  ///
+  /// ```swift
+  /// let handle = slowLookup.run(some: show, none: report)
+  /// handle.cancel()  // `show` and `report` will not be called
+  /// ```
+  public func cancel() {
+    var state = _state.load(ordering: .acquiring)
+    while state & (Self._cancelled | Self._delivered) == 0 {
+      let (exchanged, original) = _state.compareExchange(
+        expected: state, desired: state | Self._cancelled, ordering: .acquiringAndReleasing)
+      if exchanged {
+        let slot = _handlers.exchange(1, ordering: .acquiringAndReleasing)
+        if slot > 1 { _CancelHandlerNode.runAndRelease(slot) }
+        return
+      }
+      state = original
+    }
+  }
+
+  @inlinable
+  var _isCancelled: Bool { _state.load(ordering: .relaxed) & Self._cancelled != 0 }
+
+  /// How many task completions this run has accepted; a task invoked now completes generation `_generation`.
+  @inlinable
+  var _generation: Int { _state.load(ordering: .acquiring) >> 2 }
+
+  /// The outcome of a task's call to its completion handler.
+  @usableFromInline enum _Claim { case accepted, cancelled, duplicate }
+
+  /// Accepts the completion of the task that was invoked at `generation`, exactly once.
+  @inlinable
+  func _claim(_ generation: Int) -> _Claim {
+    var state = _state.load(ordering: .acquiring)
+    while true {
+      if state & Self._cancelled != 0 { return .cancelled }
+      if state >> 2 != generation { return .duplicate }
+      let (exchanged, original) = _state.compareExchange(
+        expected: state, desired: state &+ Self._generationStep, ordering: .acquiringAndReleasing)
+      if exchanged {
+        _dropHandlers()
+        return .accepted
+      }
+      state = original
+    }
+  }
+
+  /// Marks the run delivered; `false` when it was cancelled (or, impossibly, delivered) first.
+  @inlinable
+  func _deliver() -> Bool {
+    var state = _state.load(ordering: .acquiring)
+    while state & (Self._cancelled | Self._delivered) == 0 {
+      let (exchanged, original) = _state.compareExchange(
+        expected: state, desired: state | Self._delivered, ordering: .acquiringAndReleasing)
+      if exchanged { return true }
+      state = original
+    }
+    return false
+  }
+
+  /// Registers what the task invoked at `generation` does when the run is cancelled.
+  @usableFromInline
+  func _onCancel(_ handler: @escaping @Sendable () -> Void, generation: Int) {
+    guard _generation == generation else { return }  // that task has completed: nothing left to cancel
+    var slot = _handlers.load(ordering: .acquiring)
+    while true {
+      if slot == 1 {
+        handler()
+        return
+      }
+      let node = _CancelHandlerNode(handler: handler, next: _CancelHandlerNode.borrow(slot))
+      let raw = UInt(bitPattern: Unmanaged.passRetained(node).toOpaque())
+      let (exchanged, original) = _handlers.compareExchange(
+        expected: slot, desired: raw, ordering: .acquiringAndReleasing)
+      if exchanged {
+        if slot > 1 { _CancelHandlerNode.release(slot) }  // the new node holds its own reference
+        return
+      }
+      _CancelHandlerNode.release(raw)
+      slot = original
+    }
+  }
+
+  /// Forgets the handlers of a task that has completed.
+  @usableFromInline
+  func _dropHandlers() {
+    var slot = _handlers.load(ordering: .relaxed)
+    while slot > 1 {
+      let (exchanged, original) = _handlers.compareExchange(
+        expected: slot, desired: 0, ordering: .acquiringAndReleasing)
+      if exchanged {
+        _CancelHandlerNode.release(slot)
+        return
+      }
+      slot = original
+    }
+  }
+}
+
+/// One registered cancel handler; an immutable list, newest first.
+final class _CancelHandlerNode: Sendable {
+  let handler: @Sendable () -> Void
+  let next: _CancelHandlerNode?
+
+  init(handler: @escaping @Sendable () -> Void, next: _CancelHandlerNode?) {
+    self.handler = handler
+    self.next = next
+  }
+
+  static func borrow(_ slot: UInt) -> _CancelHandlerNode? {
+    guard slot > 1, let pointer = UnsafeRawPointer(bitPattern: slot) else { return nil }
+    return Unmanaged<_CancelHandlerNode>.fromOpaque(pointer).takeUnretainedValue()
+  }
+
+  static func release(_ slot: UInt) {
+    guard let pointer = UnsafeRawPointer(bitPattern: slot) else { return }
+    Unmanaged<_CancelHandlerNode>.fromOpaque(pointer).release()
+  }
+
+  static func runAndRelease(_ slot: UInt) {
+    guard let pointer = UnsafeRawPointer(bitPattern: slot) else { return }
+    var node: _CancelHandlerNode? = Unmanaged<_CancelHandlerNode>.fromOpaque(pointer).takeRetainedValue()
+    var handlers: [@Sendable () -> Void] = []
+    while let current = node {
+      handlers.append(current.handler)
+      node = current.next
+    }
+    for handler in handlers.reversed() { handler() }  // in registration order
+  }
+}

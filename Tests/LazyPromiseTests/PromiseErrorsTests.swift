@@ -1,0 +1,65 @@
+import LazyPromise
+import Testing
+
+enum OtherError: Error, Equatable {
+  case wrapped(TestError)
+  case fallback
+}
+
+@Suite("Promise error operators")
+struct PromiseErrorsTests {
+  @Test func mapErrorTransformsTheErrorAndKeepsValues() {
+    let errors = Recorder<OtherError>()
+    let values = Recorder<Int>()
+    Promise<Int, TestError>(error: .first).mapError(OtherError.wrapped).run(
+      some: { values.append($0) }, none: { errors.append($0) })
+    Promise<Int, TestError>(value: 3).mapError(OtherError.wrapped).run(
+      some: { values.append($0) }, none: { errors.append($0) })
+    #expect(errors.all == [.wrapped(.first)])
+    #expect(values.all == [3])
+  }
+
+  @Test func flatMapErrorRunsTheFallbackOnlyOnFailure() {
+    let fallbackRuns = Counter()
+    let fallback = Promise<Int, OtherError> { completion in
+      fallbackRuns.increment()
+      completion(.success(99))
+    }
+    let values = Recorder<Int>()
+    Promise<Int, TestError>(error: .first).flatMapError { _ in fallback }.run(
+      some: { values.append($0) }, none: { _ in })
+    Promise<Int, TestError>(value: 1).flatMapError { _ in fallback }.run(some: { values.append($0) }, none: { _ in })
+    #expect(values.all == [99, 1])
+    #expect(fallbackRuns.current == 1)
+  }
+
+  @Test func recoverGivesAPromiseThatCannotFail() {
+    let values = Recorder<String>()
+    let recovered: Promise<String, Never> = Promise<String, TestError>(error: .second).recover { "\($0)" }
+    recovered.run(some: { values.append($0) })
+    #expect(values.all == ["second"])
+  }
+
+  @Test func ensureRunsOnBothOutcomesAndPassesTheResultOn() {
+    let cleanups = Counter()
+    let results = Recorder<Result<Int, TestError>>()
+    Promise<Int, TestError>(value: 1).ensure { cleanups.increment() }.run { results.append($0) }
+    Promise<Int, TestError>(error: .first).ensure { cleanups.increment() }.run { results.append($0) }
+    #expect(cleanups.current == 2)
+    #expect(results.all == [.success(1), .failure(.first)])
+  }
+
+  @Test func alwaysObservesTheResult() {
+    let seen = Recorder<Result<Int, TestError>>()
+    Promise<Int, TestError>(error: .code(4)).always { seen.append($0) }.run { _ in }
+    #expect(seen.all == [.failure(.code(4))])
+  }
+
+  @Test func setFailureTypeLetsANeverPromiseChainWithFailingStages() {
+    let errors = Recorder<TestError>()
+    Promise<Int, Never>(value: 1).setFailureType(to: TestError.self)
+      .then { _ -> Result<Int, TestError> in .failure(.second) }
+      .run(some: { _ in }, none: { errors.append($0) })
+    #expect(errors.all == [.second])
+  }
+}

@@ -1,0 +1,81 @@
+import Dispatch
+import LazyPromise
+import Testing
+
+@Suite("Contract 8 — cancelling a run")
+struct RunHandleTests {
+  @Test("8.1 cancelling before the task completes: no handler is called and no further stage starts")
+  func cancelBeforeCompletionCallsNothing() {
+    let stageCalls = Counter()
+    let pending = Recorder<Promise<Int, TestError>.Completion>()
+    let promise = Promise<Int, TestError> { completion in pending.append(completion) }
+      .map { value -> Int in
+        stageCalls.increment()
+        return value
+      }
+    let handle = promise.run { _ in Issue.record("a cancelled run must not deliver") }
+    handle.cancel()
+    pending.all.first?(.success(1))
+    #expect(stageCalls.current == 0)
+    #expect(handle.isCancelled)
+    #expect(!handle.isDelivered)
+  }
+
+  @Test("8.2 cancelling runs the pending task's cancel handlers once, in registration order")
+  func cancelRunsHandlersOnceInOrder() {
+    let log = Recorder<String>()
+    let promise = Promise<Int, TestError> { _, onCancel in
+      onCancel { log.append("first") }
+      onCancel { log.append("second") }
+    }
+    let handle = promise.run { _ in Issue.record("a cancelled run must not deliver") }
+    handle.cancel()
+    handle.cancel()
+    #expect(log.all == ["first", "second"])
+  }
+
+  @Test("8.2 a handler registered after cancelling runs at once")
+  func handlerRegisteredAfterCancelRunsAtOnce() {
+    let log = Recorder<String>()
+    let onCancelBox = Recorder<Promise<Int, TestError>.OnCancel>()
+    let handle = Promise<Int, TestError> { _, onCancel in onCancelBox.append(onCancel) }.run { _ in }
+    handle.cancel()
+    onCancelBox.all.first? { log.append("late") }
+    #expect(log.all == ["late"])
+  }
+
+  @Test("8.3 cancelling after delivery does nothing, and handlers of completed tasks never run")
+  func cancelAfterDeliveryDoesNothing() {
+    let log = Recorder<String>()
+    let promise = Promise<Int, TestError> { completion, onCancel in
+      onCancel { log.append("cancelled") }
+      completion(.success(1))
+    }
+    let results = Recorder<Int>()
+    let handle = promise.run(some: { results.append($0) }, none: { _ in })
+    handle.cancel()
+    #expect(results.all == [1])
+    #expect(handle.isDelivered)
+    #expect(!handle.isCancelled)
+    #expect(log.all.isEmpty)
+  }
+
+  @Test("8.1 cancelling between stages stops the chain before the next task starts")
+  func cancelBetweenStagesStopsTheChain() {
+    let secondTaskStarts = Counter()
+    let handleBox = Recorder<RunHandle>()
+    let pending = Recorder<Promise<Int, TestError>.Completion>()
+    let promise = Promise<Int, TestError> { completion in pending.append(completion) }
+      .then { value in
+        Promise<Int, TestError> { completion in
+          secondTaskStarts.increment()
+          completion(.success(value))
+        }
+      }
+    let handle = promise.run { _ in Issue.record("a cancelled run must not deliver") }
+    handleBox.append(handle)
+    handle.cancel()
+    pending.all.first?(.success(1))
+    #expect(secondTaskStarts.current == 0)
+  }
+}
