@@ -2,10 +2,10 @@ import Dispatch
 import LazyPromise
 import Testing
 
-/// Races in conversion and combinators (contract F2–F7). Run again under the thread sanitizer by CI.
-@Suite("Combinator concurrency — contract F2–F7")
+/// Races in conversion and combinators (contract E2–E7). Run again under the thread sanitizer by CI.
+@Suite("Combinator concurrency — contract E2–E7")
 struct CombinatorConcurrencyTests {
-  @Test("F2.3 1,000 concurrent runs of a shared promise run its work once and each deliver once")
+  @Test("E2.3 1,000 concurrent runs of a shared promise run its work once and each deliver once")
   func concurrentRunsOfSharedPromise() async {
     for _ in 0..<20 {
       let works = Counter()
@@ -31,7 +31,7 @@ struct CombinatorConcurrencyTests {
     }
   }
 
-  @Test("F3 F4 F6 F7 inputs finishing on many threads deliver each combined run exactly once")
+  @Test("E3 E4 E6 E7 inputs finishing on many threads deliver each combined run exactly once")
   func combinedRunsDeliverOnce() async {
     let runs = 2_000
     let delivered = Counter()
@@ -64,7 +64,7 @@ struct CombinatorConcurrencyTests {
     #expect(wrong.current == 0)
   }
 
-  @Test("F3 F6 a failure and a cancellation racing on other threads deliver at most once")
+  @Test("E3 E6 a failure and a cancellation racing on other threads deliver at most once")
   func failureRacingCancellation() async {
     for _ in 0..<2_000 {
       let delivered = Counter()

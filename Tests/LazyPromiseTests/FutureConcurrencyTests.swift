@@ -9,12 +9,12 @@ import Testing
   import Darwin
 #endif
 
-/// Contract F1.9: races on one future. Run again under the thread sanitizer by CI (`--filter Concurrency`).
-@Suite("Future concurrency — contract F1.9")
+/// Contract E1.9: races on one future. Run again under the thread sanitizer by CI (`--filter Concurrency`).
+@Suite("Future concurrency — contract E1.9")
 struct FutureConcurrencyTests {
   init() { DiagnosticsCollector.install() }  // the losing completions are reported there, not on stderr
 
-  @Test("F1.9 two threads resolving while two observe: one winner, each observer exactly once (100,000 times)")
+  @Test("E1.9 two threads resolving while two observe: one winner, each observer exactly once (100,000 times)")
   func racingResolversAndObservers() async {
     let rounds = 10
     let futuresPerRound = 10_000
@@ -46,7 +46,33 @@ struct FutureConcurrencyTests {
     #expect(failures.current == 0)
   }
 
-  @Test("F1.9 many threads observing while one completes: every observer runs exactly once")
+  @Test("E1.9 stages and observers registered while the future completes each run exactly once")
+  func registrationsRacingCompletion() async {
+    let futures = 20_000
+    let registrationsPerThread = 8
+    let pending = (0..<futures).map { _ in Future<Int, TestError>.makePending() }
+    let calls = (0..<futures).map { _ in Counter() }
+    await race(threads: 3) { thread in
+      for index in 0..<futures {
+        let (future, resolver) = pending[index]
+        if thread == 0 {
+          resolver.resolve(index)
+          continue
+        }
+        for registration in 0..<registrationsPerThread {
+          let count = calls[index]
+          if registration % 2 == 0 {
+            future.observe { _ in count.increment() }
+          } else {
+            future.map { $0 }.observe { _ in count.increment() }
+          }
+        }
+      }
+    }
+    #expect(calls.allSatisfy { $0.current == 2 * registrationsPerThread })
+  }
+
+  @Test("E1.9 many threads observing while one completes: every observer runs exactly once")
   func manyObserversRaceOneCompletion() async {
     let futures = 1_000
     let observersPerFuture = 8
@@ -71,7 +97,7 @@ struct FutureConcurrencyTests {
     #expect(calls.allSatisfy { $0.current == observersPerFuture })
   }
 
-  @Test("F1.9 a chain completed on one thread while another extends it delivers every stage once")
+  @Test("E1.9 a chain completed on one thread while another extends it delivers every stage once")
   func chainExtendedWhileCompleting() async {
     for _ in 0..<2_000 {
       let (root, resolver) = Future<Int, TestError>.makePending()

@@ -2,13 +2,13 @@ import Dispatch
 import LazyPromise
 import Testing
 
-/// Contract F1.7 (value side) and F1.8: eager stages and stack safety.
-@Suite("Future then — contract F1.7, F1.8", .serialized)
+/// Contract E1.7 (value side) and E1.8: eager stages and stack safety.
+@Suite("Future then — contract E1.7, E1.8", .serialized)
 struct FutureThenTests {
   static let stages = 1_000_000
   static let smallStack = 512 * 1024
 
-  @Test("F1.7 each then overload transforms the value once the future completes")
+  @Test("E1.7 each then overload transforms the value once the future completes")
   func thenOverloadsTransformTheValue() {
     let (future, resolver) = Future<Int, TestError>.makePending()
     let mapped = future.then { $0 + 1 }
@@ -25,7 +25,7 @@ struct FutureThenTests {
     #expect(viaFlatMap.result == .success(3))
   }
 
-  @Test("F1.7 stages on a completed future run at once, on the calling thread")
+  @Test("E1.7 stages on a completed future run at once, on the calling thread")
   func stagesOnCompletedFutureRunAtOnce() {
     let ran = Counter()
     let future = Future<Int, TestError>(value: 1)
@@ -38,7 +38,7 @@ struct FutureThenTests {
     #expect(future.flatMap { Future<Int, TestError>(value: $0 + 5) }.result == .success(6))
   }
 
-  @Test("F1.7 a stage runs once, whether its future is observed by none or by many")
+  @Test("E1.7 a stage runs once, whether its future is observed by none or by many")
   func stageRunsOnceWhateverTheObservers() {
     let (future, resolver) = Future<Int, TestError>.makePending()
     let unobservedRuns = Counter()
@@ -56,7 +56,7 @@ struct FutureThenTests {
     #expect(observedRuns.current == 1)
   }
 
-  @Test("F1.7 a failure skips the value stages and arrives typed")
+  @Test("E1.7 a failure skips the value stages and arrives typed")
   func failureSkipsValueStages() {
     let (future, resolver) = Future<Int, TestError>.makePending()
     let ran = Counter()
@@ -79,7 +79,7 @@ struct FutureThenTests {
     #expect(ran.current == 0)
   }
 
-  @Test("F1.7 a failing Result stage fails the rest of the chain")
+  @Test("E1.7 a failing Result stage fails the rest of the chain")
   func failingResultStageFailsTheRest() {
     let future = Future<Int, TestError>(value: 1)
       .then { _ -> Result<Int, TestError> in .failure(.code(7)) }
@@ -87,7 +87,7 @@ struct FutureThenTests {
     #expect(future.result == .failure(.code(7)))
   }
 
-  @Test("F1.7 flatMap completes with the inner future's result when it arrives")
+  @Test("E1.7 flatMap completes with the inner future's result when it arrives")
   func flatMapWaitsForTheInnerFuture() {
     let (outer, outerResolver) = Future<Int, TestError>.makePending()
     let (inner, innerResolver) = Future<String, TestError>.makePending()
@@ -98,7 +98,7 @@ struct FutureThenTests {
     #expect(chain.result == .success("LATE"))
   }
 
-  @Test("F1.7 flatMap passes on the inner future's failure")
+  @Test("E1.7 flatMap passes on the inner future's failure")
   func flatMapPassesTheInnerFailure() {
     let (outer, outerResolver) = Future<Int, TestError>.makePending()
     let chain = outer.flatMap { _ in Future<Int, TestError>(error: .first) }.map { $0 + 1 }
@@ -106,7 +106,7 @@ struct FutureThenTests {
     #expect(chain.result == .failure(.first))
   }
 
-  @Test("F1.7 stages run on the thread that completes their input")
+  @Test("E1.7 stages run on the thread that completes their input")
   func stagesRunOnTheCompletingThread() async {
     let key = DispatchSpecificKey<String>()
     let queue = DispatchQueue(label: "completing")
@@ -135,13 +135,13 @@ struct FutureThenTests {
     return last.result
   }
 
-  @Test("F1.8 resolving the root of a 1,000,000-stage pending chain delivers, on the main thread")
+  @Test("E1.8 resolving the root of a 1,000,000-stage pending chain delivers, on the main thread")
   @MainActor
   func millionStageChainResolvesOnMainThread() {
     #expect(Self.resolveLongChain() == .success(Self.stages))
   }
 
-  @Test("F1.8 resolving the root of a 1,000,000-stage pending chain delivers, on a 512 KiB thread")
+  @Test("E1.8 resolving the root of a 1,000,000-stage pending chain delivers, on a 512 KiB thread")
   func millionStageChainResolvesOnSmallStack() async {
     let delivered = Recorder<Result<Int, TestError>?>()
     await onThread(stackSize: Self.smallStack) {
@@ -150,7 +150,7 @@ struct FutureThenTests {
     #expect(delivered.all == [.success(Self.stages)])
   }
 
-  @Test("F1.8 a 1,000,000-stage chain of flatMaps and error stages resolves, on a 512 KiB thread")
+  @Test("E1.8 a 1,000,000-stage chain of flatMaps and error stages resolves, on a 512 KiB thread")
   func millionStageMixedChainResolvesOnSmallStack() async {
     let delivered = Recorder<Result<Int, TestError>?>()
     await onThread(stackSize: Self.smallStack) {
@@ -170,7 +170,7 @@ struct FutureThenTests {
     #expect(delivered.all == [.success(Self.stages / 4 * 3)])
   }
 
-  @Test("F1.8 a 1,000,000-stage pending chain is dropped unresolved, on a 512 KiB thread")
+  @Test("E1.8 a 1,000,000-stage pending chain is dropped unresolved, on a 512 KiB thread")
   func millionStageChainDropsOnSmallStack() async {
     let finished = Counter()
     await onThread(stackSize: Self.smallStack) {
@@ -181,7 +181,7 @@ struct FutureThenTests {
     #expect(finished.current == 1)
   }
 
-  @Test("F1.8 observers that resolve the next future, 100,000 deep, stay stack-safe on a 512 KiB thread")
+  @Test("E1.8 observers that resolve the next future, 100,000 deep, stay stack-safe on a 512 KiB thread")
   func nestedResolversStaySafeOnSmallStack() async {
     let delivered = Recorder<Result<Int, TestError>?>()
     await onThread(stackSize: Self.smallStack) {

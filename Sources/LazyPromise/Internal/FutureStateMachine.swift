@@ -55,6 +55,7 @@ struct _FutureStateMachine: ~Copyable {
         expected: current, desired: bits, successOrdering: .releasing, failureOrdering: .acquiring)
       if exchanged { return .registered }
       if original == Self.completedMark {
+        node.stackNext = 0  // it pointed at a node the completer now owns; the caller may run this node alone
         Unmanaged<_FutureNode>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release()
         return .deliverNow
       }
