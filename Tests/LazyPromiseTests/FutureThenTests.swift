@@ -25,6 +25,41 @@ struct FutureThenTests {
     #expect(viaFlatMap.result == .success(3))
   }
 
+  @Test("E1.7 then picks the overload for each closure shape: function references, one-line and multi-line closures")
+  func thenAcceptsEachClosureShape() {
+    @Sendable func double(_ value: Int) -> Int { value * 2 }
+    @Sendable func parse(_ value: Int) -> Result<String, TestError> {
+      value > 0 ? .success("\(value)") : .failure(.first)
+    }
+    @Sendable func later(_ value: Int) -> Future<Int, TestError> { Future(value: value + 1) }
+    let start = Future<Int, TestError>(value: 2)
+
+    let references: [Result<String, TestError>?] = [
+      start.then(double).then(parse).result, start.then(later).then(parse).result,
+    ]
+    #expect(references == [.success("4"), .success("3")])
+
+    let oneLine = start.then { $0 + 1 }.then { .success($0 * 10) }.then { Future(value: $0 - 1) }
+    #expect(oneLine.result == .success(29))
+
+    let multiLine =
+      start
+      .then { value in
+        let next = value + 1
+        return next
+      }
+      .then { value -> Result<Int, TestError> in
+        guard value > 0 else { return .failure(.first) }
+        return .success(value * 10)
+      }
+      .then { value -> Future<String, TestError> in
+        let text = "\(value)"
+        return Future(value: text)
+      }
+    #expect(multiLine.result == .success("30"))
+    #expect(start.then(\.description).result == .success("2"))
+  }
+
   @Test("E1.7 stages on a completed future run at once, on the calling thread")
   func stagesOnCompletedFutureRunAtOnce() {
     let ran = Counter()
