@@ -21,16 +21,9 @@ extension Promise where T: Sendable {
   /// - Returns: A promise of every input's value.
   /// - Complexity: O(*n*) per run, in constant stack even when every input completes synchronously.
   public static func all(_ promises: [Promise<T, E>], maxConcurrent: Int? = nil) -> Promise<[T], E> {
-    Promise<[T], E> { completion, onCancel in
-      let gather = _Gather(promises, rule: .allSucceed, limit: maxConcurrent) { decisive, results in
-        if case .failure(let error)? = decisive {
-          completion(.failure(error))
-        } else {
-          completion(.success(results.map(_successValue)))
-        }
-      }
-      onCancel { gather.cancel() }
-      gather.start()
+    _Gather.promise(promises, rule: .allSucceed, limit: maxConcurrent) { decisive, results in
+      if case .failure(let error)? = decisive { return .failure(error) }
+      return .success(results.map(_successValue))
     }
   }
 
@@ -55,12 +48,8 @@ extension Promise where T: Sendable {
   public static func allSettled(
     _ promises: [Promise<T, E>], maxConcurrent: Int? = nil
   ) -> Promise<[Result<T, E>], Never> {
-    Promise<[Result<T, E>], Never> { completion, onCancel in
-      let gather = _Gather(promises, rule: .allSettle, limit: maxConcurrent) { _, results in
-        completion(.success(results.map(_settledResult)))
-      }
-      onCancel { gather.cancel() }
-      gather.start()
+    _Gather.promise(promises, rule: .allSettle, limit: maxConcurrent) { _, results in
+      .success(results.map(_settledResult))
     }
   }
 }

@@ -16,8 +16,7 @@ extension Promise {
   /// - Returns: The future of this run.
   public func start() -> Future<T, E> {
     let future = Future<T, E>(_pending: ())
-    nonisolated(unsafe) let unsafeFuture = future
-    run { result in unsafeFuture._trySettle(result)?.run() }
+    _run(completing: future)
     return future
   }
 
@@ -39,6 +38,14 @@ extension Promise {
   public func shared() -> Promise<T, E> {
     let work = _SharedWork(self)
     return Promise { completion in work.future().observe(completion) }
+  }
+}
+
+extension Promise {
+  /// Runs the promise once, completing `future` (which only this run completes) with the result.
+  func _run(completing future: Future<T, E>) {
+    nonisolated(unsafe) let future = future  // a future is thread-safe; `T` need not be `Sendable` to run
+    run { result in future._trySettle(result)?.run() }
   }
 }
 

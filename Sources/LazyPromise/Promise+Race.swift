@@ -17,14 +17,9 @@ extension Promise where T: Sendable {
   ///   - others: The other inputs.
   /// - Returns: A promise of the first result.
   public static func race(_ first: Promise<T, E>, _ others: Promise<T, E>...) -> Promise<T, E> {
-    let inputs = [first] + others
-    return Promise { completion, onCancel in
-      let gather = _Gather(inputs, rule: .first) { decisive, _ in
-        guard let decisive else { fatalError("Internal inconsistency: a race of one or more had no winner") }
-        completion(decisive)
-      }
-      onCancel { gather.cancel() }
-      gather.start()
+    _Gather.promise([first] + others, rule: .first) { decisive, _ in
+      guard let decisive else { fatalError("Internal inconsistency: a race of one or more had no winner") }
+      return decisive
     }
   }
 
@@ -42,12 +37,8 @@ extension Promise where T: Sendable {
   /// - Parameter promises: The inputs.
   /// - Returns: A promise of the first result's value (`nil` when `promises` is empty), or of its error.
   public static func race(_ promises: [Promise<T, E>]) -> Promise<T?, E> {
-    Promise<T?, E> { completion, onCancel in
-      let gather = _Gather(promises, rule: .first) { decisive, _ in
-        completion(decisive.map { $0.map(Optional.some) } ?? .success(nil))
-      }
-      onCancel { gather.cancel() }
-      gather.start()
+    _Gather.promise(promises, rule: .first) { decisive, _ in
+      decisive.map { $0.map(Optional.some) } ?? .success(nil)
     }
   }
 
@@ -66,16 +57,9 @@ extension Promise where T: Sendable {
   /// - Parameter promises: The inputs.
   /// - Returns: A promise of the first value, or of every input's error.
   public static func any(_ promises: [Promise<T, E>]) -> Promise<T, AllFailedError<E>> {
-    Promise<T, AllFailedError<E>> { completion, onCancel in
-      let gather = _Gather(promises, rule: .firstSuccess) { decisive, results in
-        if case .success(let value)? = decisive {
-          completion(.success(value))
-        } else {
-          completion(.failure(AllFailedError(errors: results.map(_failureError))))
-        }
-      }
-      onCancel { gather.cancel() }
-      gather.start()
+    _Gather.promise(promises, rule: .firstSuccess) { decisive, results in
+      if case .success(let value)? = decisive { return .success(value) }
+      return .failure(AllFailedError(errors: results.map(_failureError)))
     }
   }
 }

@@ -48,7 +48,7 @@ struct FutureConcurrencyTests {
 
   @Test("E1.9 stages and observers registered while the future completes each run exactly once")
   func registrationsRacingCompletion() async {
-    let futures = 20_000
+    let futures = 5_000
     let registrationsPerThread = 8
     let pending = (0..<futures).map { _ in Future<Int, TestError>.makePending() }
     let calls = (0..<futures).map { _ in Counter() }

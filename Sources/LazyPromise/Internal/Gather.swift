@@ -168,3 +168,20 @@ final class _Gather<T: Sendable, E: Error>: @unchecked Sendable {  // its mutabl
     }
   }
 }
+
+extension _Gather {
+  /// The lazy promise of a combinator over `inputs`: each run gathers them afresh, cancels them if the run is
+  /// cancelled, and delivers what `combine` makes of the decisive result or of every input's result.
+  static func promise<Output, Failure>(
+    _ inputs: [Promise<T, E>], rule: _GatherStateMachine<T, E>.Rule, limit: Int? = nil,
+    combine: @escaping @Sendable (_ decisive: Result<T, E>?, _ results: [Result<T, E>?]) -> Result<Output, Failure>
+  ) -> Promise<Output, Failure> {
+    Promise<Output, Failure> { completion, onCancel in
+      let gather = _Gather(inputs, rule: rule, limit: limit) { decisive, results in
+        completion(combine(decisive, results))
+      }
+      onCancel { gather.cancel() }
+      gather.start()
+    }
+  }
+}

@@ -17,8 +17,7 @@ final class _SharedWork<T, E: Error>: @unchecked Sendable {
   func future() -> Future<T, E> {
     if !started.load(ordering: .acquiring), !started.exchange(true, ordering: .acquiringAndReleasing) {
       guard let promise = promise.take() else { fatalError("Internal inconsistency: shared work started twice") }
-      nonisolated(unsafe) let result = result
-      promise.run { result._trySettle($0)?.run() }
+      promise._run(completing: result)
     }
     return result
   }
