@@ -3,7 +3,8 @@ import BenchmarkSupport
 import LazyPromise
 
 // LazyPromise's own contenders. `Promise` is lazy: a run builds nothing new when the chain is prebuilt, and
-// every run runs the whole chain again.
+// every run runs the whole chain again. `Future` is eager: each run makes a pending future, chains onto it,
+// resolves it and observes the result, as the swift-nio contender does.
 
 let benchmarks: @Sendable () -> Void = {
   registerChainSweep("Promise") { shape, n in
@@ -19,8 +20,24 @@ let benchmarks: @Sendable () -> Void = {
   registerLoop("Promise") { length in
     { PromiseChains.loop(length).run { blackHole($0) } }
   }
+  register(benchmarkName("Promise", "all", Scenario.fanOut), repetitions: Scenario.fanOutRunsPerIteration) {
+    Promise.all((0..<Scenario.fanOut).map { Promise<Int, BenchError>(value: $0) }).run { blackHole($0) }
+  }
   let transport = InMemoryTransport()
   register(benchmarkName("Promise", "itunes", 1), repetitions: Scenario.pipelinesPerIteration) {
     PromiseChains.lookup("jack johnson", transport: transport).run { blackHole($0) }
+  }
+
+  registerChainSweep("Future") { shape, n in
+    { FutureChains.chain(shape, n, failing: false) }
+  }
+  registerLengthSweep("Future", "error") { n in
+    { FutureChains.chain(.map, n, failing: true) }
+  }
+  registerLoop("Future") { length in
+    { FutureChains.loop(length).observe { blackHole($0) } }
+  }
+  register(benchmarkName("Future", "itunes", 1), repetitions: Scenario.pipelinesPerIteration) {
+    FutureChains.lookup("jack johnson", transport: transport).observe { blackHole($0) }
   }
 }
