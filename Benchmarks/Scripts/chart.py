@@ -189,7 +189,7 @@ def chain_tables(rows):
         present = contenders_in(rows, shape)
         if not present:
             continue
-        out.append(f"#### {shape} ({title})\n")
+        out.append(f"### {shape} ({title})\n")
         out.append("ns/stage · allocations/stage · time ratio to hand-written callbacks (same scenario and N)\n")
         out.append("| contender | " + " | ".join(f"N = {n}" for n in LENGTHS) + " |")
         out.append("|---|" + "---:|" * len(LENGTHS))
@@ -209,7 +209,7 @@ def chain_tables(rows):
 
 
 def other_tables(rows):
-    out = ["#### Other scenarios\n"]
+    out = ["### Other scenarios\n"]
     out.append("| contender | scenario | ns per unit | allocations per unit | bytes per unit | ratio to callbacks |")
     out.append("|---|---|---:|---:|---:|---:|")
     for scenario in ["all", "zip", "loop", "itunes", "taskEntry"]:
@@ -224,7 +224,7 @@ def other_tables(rows):
                     f"{fmt(row['allocs'], 2)} | {fmt(row['bytes'], 0)} | {ratio(row['ns'], floor)} |"
                 )
     out.append("")
-    out.append("#### CPU, bytes and peak memory (chains of 1000 `T -> U` stages)\n")
+    out.append("### CPU, bytes and peak memory (chains of 1000 `T -> U` stages)\n")
     out.append("| contender | wall ns/stage | thread CPU ns/stage | bytes/stage | peak resident memory |")
     out.append("|---|---:|---:|---:|---:|")
     for contender in contenders_in(rows, "map"):
@@ -462,11 +462,11 @@ def main():
                 writer.writerow(row)
 
     machine = (
-        f"Measured on: {host.get('processors', '?')} × {host.get('processorType', '?')}, "
-        f"{int(host.get('memory', 0) or 0)} GB, kernel {host.get('kernelVersion', '?')}.\n"
+        f"Host as package-benchmark recorded it: {host.get('processors', '?')} × {host.get('processorType', '?')}, "
+        f"{int(host.get('memory', 0) or 0)} GB (details under [Machine and toolchain](#machine-and-toolchain)).\n"
     )
     tables = "\n".join(
-        [machine, "#### Goals (issue 6), checked against this run\n"] + goal_table(rows) + chain_tables(rows) + other_tables(rows)
+        [machine, "### Goals (issue 6), checked against this run\n"] + goal_table(rows) + chain_tables(rows) + other_tables(rows)
     )
     if args.doc:
         with open(args.doc) as f:
