@@ -200,11 +200,12 @@ extension Promise where T: Sendable {
   /// a cancelled run ignores what the task then returns.
   ///
   /// ```swift
-  /// let profile = Promise<Profile, APIError> { () async throws(APIError) -> Profile in
-  ///   try await api.profile(id: 42)
-  /// }
+  /// let profile = Promise { () throws(APIError) in try await api.profile(id: 42) }
   /// profile.then(\.name).run(some: show, none: report)  // the request starts here
   /// ```
+  ///
+  /// Say the error type in the closure, as above, or pass a function (`Promise(operation: api.currentProfile)`):
+  /// Swift 6 infers `throws(any Error)` for a closure containing `try`, whatever the context asks for.
   ///
   /// - Parameters:
   ///   - file: Where the promise is made, for diagnostics; leave the default.

@@ -308,6 +308,20 @@ struct PromiseConcurrencyAwaitTests {
     #expect(starts.current == 2)
   }
 
+  @Test("11.5 the async initializer accepts a typed-throws closure, a function, and a closure that cannot fail")
+  func asyncInitializerAcceptsTheUsualShapes() async {
+    @Sendable func answer() async throws(TestError) -> Int { 42 }
+    let fromClosure = Promise { () throws(TestError) in try await answer() }
+    let fromFunction = Promise<Int, TestError>(operation: answer)
+    let cannotFail = Promise<Int, Never> {
+      await Task.yield()
+      return 42
+    }
+    #expect(await fromClosure.result == .success(42))
+    #expect(await fromFunction.result == .success(42))
+    #expect(await cannotFail.value == 42)
+  }
+
   @Test("11.5 a promise of async work fails with the operation's typed error")
   func asyncWorkFailsWithTheTypedError() async {
     let promise = Promise<Int, TestError> { () async throws(TestError) -> Int in throw .code(3) }

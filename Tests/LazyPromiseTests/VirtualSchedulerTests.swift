@@ -1,9 +1,10 @@
 import LazyPromise
 import Testing
 
-@Suite("VirtualScheduler — time that moves only when a test says")
+@Suite("VirtualScheduler — time that moves only when a test says, contract 10.7")
 struct VirtualSchedulerTests {
-  @Test func nothingRunsUntilTheClockIsAdvanced() {
+  @Test("10.7 nothing runs until the clock is advanced")
+  func nothingRunsUntilTheClockIsAdvanced() {
     let clock = VirtualScheduler()
     let log = Recorder<String>()
     clock.enqueue { log.append("now") }
@@ -20,7 +21,8 @@ struct VirtualSchedulerTests {
     #expect(clock.pendingCount == 0)
   }
 
-  @Test func workRunsInDueTimeOrderAndEqualTimesInSchedulingOrder() {
+  @Test("10.7 work runs in due-time order, and equal times in scheduling order")
+  func workRunsInDueTimeOrderAndEqualTimesInSchedulingOrder() {
     let clock = VirtualScheduler()
     let log = Recorder<String>()
     _ = clock.enqueue(after: .seconds(3)) { log.append("c") }
