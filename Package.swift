@@ -5,11 +5,23 @@ let package = Package(
   name: "LazyPromise",
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   products: [
-    .library(name: "LazyPromise", targets: ["LazyPromise"])
+    .library(name: "LazyPromise", targets: ["LazyPromise"]),
+    .library(name: "LazyPromiseFoundation", targets: ["LazyPromiseFoundation"]),
+    .executable(name: "itunes-lookup", targets: ["ITunesLookup"]),
   ],
   targets: [
     .target(name: "LazyPromise"),
     .testTarget(name: "LazyPromiseTests", dependencies: ["LazyPromise"]),
+    // Foundation adapters and the iTunes example: the only targets that import Foundation.
+    .target(name: "LazyPromiseFoundation", dependencies: ["LazyPromise"]),
+    .executableTarget(
+      name: "ITunesLookup", dependencies: ["LazyPromise", "LazyPromiseFoundation"], resources: [.copy("Resources")]),
+    .target(name: "LoopbackHTTPServer", path: "Tests/LoopbackHTTPServer"),
+    .testTarget(
+      name: "LazyPromiseFoundationTests", dependencies: ["LazyPromise", "LazyPromiseFoundation", "LoopbackHTTPServer"]),
+    .testTarget(
+      name: "ITunesLookupTests",
+      dependencies: ["ITunesLookup", "LazyPromise", "LazyPromiseFoundation", "LoopbackHTTPServer"]),
   ],
   swiftLanguageModes: [.v6]
 )

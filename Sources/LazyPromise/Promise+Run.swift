@@ -19,8 +19,10 @@ extension Promise {
   @discardableResult
   public func run(_ completion: @escaping Completion) -> RunHandle {
     let handle = RunHandle()
-    _source.subscribe(handle) { result in
-      if handle._deliver() { completion(result) }
+    _source.subscribe(handle) { admission in
+      { result in
+        if admission.admit(handle) && handle._deliver() { completion(result) }
+      }
     }
     return handle
   }
@@ -43,11 +45,13 @@ extension Promise {
   @discardableResult
   public func run(some: @escaping @Sendable (T) -> Void, none: @escaping @Sendable (E) -> Void) -> RunHandle {
     let handle = RunHandle()
-    _source.subscribe(handle) { result in
-      guard handle._deliver() else { return }
-      switch result {
-      case .success(let value): some(value)
-      case .failure(let error): none(error)
+    _source.subscribe(handle) { admission in
+      { result in
+        guard admission.admit(handle) && handle._deliver() else { return }
+        switch result {
+        case .success(let value): some(value)
+        case .failure(let error): none(error)
+        }
       }
     }
     return handle
@@ -67,10 +71,12 @@ extension Promise where E == Never {
   @discardableResult
   public func run(some: @escaping @Sendable (T) -> Void) -> RunHandle {
     let handle = RunHandle()
-    _source.subscribe(handle) { result in
-      guard handle._deliver() else { return }
-      switch result {
-      case .success(let value): some(value)
+    _source.subscribe(handle) { admission in
+      { result in
+        guard admission.admit(handle) && handle._deliver() else { return }
+        switch result {
+        case .success(let value): some(value)
+        }
       }
     }
     return handle

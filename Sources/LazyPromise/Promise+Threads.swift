@@ -54,12 +54,14 @@ final class _ReceiveStage<T, E: Error, S: PromiseScheduler>: _Stage<T, E>, @unch
     super.init(owner: upstream._owner) { stage, handle, completion in
       let this = unsafeDowncast(stage, to: _ReceiveStage<T, E, S>.self)
       let scheduler = this.scheduler
-      this.upstream.subscribe(handle) { result in
-        guard !handle._isCancelled else { return }
-        let handoff = _Unchecked(result)
-        scheduler.enqueue {
-          guard !handle._isCancelled else { return }
-          _deliver(handoff.value, to: completion)
+      this.upstream.subscribe(handle) { admission in
+        { result in
+          guard admission.admit(handle), !handle._isCancelled else { return }
+          let handoff = _Unchecked(result)
+          scheduler.enqueue {
+            guard !handle._isCancelled else { return }
+            _deliver(handoff.value, to: completion)
+          }
         }
       }
     }
@@ -80,7 +82,7 @@ final class _StartStage<T, E: Error, S: PromiseScheduler>: _Stage<T, E>, @unchec
       this.scheduler.enqueue {
         // `this` owns the upstream stages (which `_Source` references without owning) until they have started.
         guard !handle._isCancelled else { return }
-        this.upstream.subscribe(handle, completion)
+        this.upstream.subscribe(handle, passingTo: completion)
       }
     }
   }

@@ -19,9 +19,10 @@ extension Promise {
   ///   - scheduler: The clock to wait on and where the value is delivered; a ``VirtualScheduler`` in tests.
   /// - Returns: A promise of the same value, delivered `interval` later.
   public func delay(_ interval: Duration, on scheduler: some PromiseScheduler) -> Promise<T, E> {
-    flatMap { value in
-      let handoff = _Unchecked(value)
-      return Promise(_operator: { run, completion in
+    _operator { upstream, run, completion in
+      upstream._run(run.makeChild()) { result in
+        guard case .success(let value) = result else { return completion(result) }
+        let handoff = _Unchecked(value)
         let once = _Once()
         let timer = scheduler.enqueue(after: interval) {
           if once.claim() { completion(.success(handoff.value)) }
@@ -32,7 +33,7 @@ extension Promise {
           // Cooperative cancellation asks the work to finish early: the value is ready, so deliver it now.
           if mode == .interrupt { completion(.success(handoff.value)) }
         }
-      })
+      }
     }
   }
 
@@ -61,8 +62,7 @@ extension Promise {
   ///   - error: The error the chain fails with when time runs out — your own type, so it stays typed.
   /// - Returns: A promise with this one's result, or `error` when time ran out first.
   public func timeout(_ interval: Duration, on scheduler: some PromiseScheduler, error: E) -> Promise<T, E> {
-    let upstream = _Unchecked(self)
-    return Promise(_operator: { run, completion in
+    _operator { upstream, run, completion in
       let once = _Once()
       let child = run.makeChild()
       let timer = scheduler.enqueue(after: interval) {
@@ -75,12 +75,12 @@ extension Promise {
         // early, and the timeout still bounds the wait if it does not.
         if mode == .cancel, once.claim() { timer.cancel() }
       }
-      upstream.value._run(child) { result in
+      upstream._run(child) { result in
         guard once.claim() else { return }
         timer.cancel()
         completion(result)
       }
-    })
+    }
   }
 
   // MARK: - Trying again
@@ -135,13 +135,12 @@ extension Promise {
   private func _retry(
     _ retries: Int, backoff: (RetryBackoff, any PromiseScheduler)?, shouldRetry: @escaping @Sendable (E) -> Bool
   ) -> Promise<T, E> {
-    let upstream = _Unchecked(self)
-    return Promise(_operator: { run, completion in
+    _operator { upstream, run, completion in
       _RetryLoop(
-        upstream: upstream.value, retries: max(retries, 0), backoff: backoff, shouldRetry: shouldRetry, run: run,
+        upstream: upstream, retries: max(retries, 0), backoff: backoff, shouldRetry: shouldRetry, run: run,
         completion: completion
       ).start()
-    })
+    }
   }
 }
 

@@ -126,7 +126,7 @@ struct PromiseThreadsTests {
     #expect(results.all == [1, 1])
   }
 
-  @Test("8.5 a run cancelled before start(on:) runs starts nothing")
+  @Test("8.4 a run cancelled before start(on:) runs starts nothing")
   func cancelBeforeStartOnStartsNothing() {
     let clock = VirtualScheduler()
     let task = ManualTask<Int, TestError>()
@@ -136,7 +136,7 @@ struct PromiseThreadsTests {
     #expect(task.starts.current == 0)
   }
 
-  @Test("8.5 a run cancelled before receive(on:) hops runs no further stage")
+  @Test("8.4 a run cancelled before receive(on:) hops runs no further stage")
   func cancelBeforeReceiveOnRunsNothingMore() {
     let clock = VirtualScheduler()
     let stageCalls = Counter()

@@ -39,7 +39,7 @@ struct PromiseTimeTests {
     #expect(clock.pendingCount == 0)
   }
 
-  @Test("8.5 cancelling during a delay cancels its timer and delivers nothing")
+  @Test("8.4 cancelling during a delay cancels its timer and delivers nothing")
   func cancellingDuringADelayCancelsTheTimer() {
     let clock = VirtualScheduler()
     let stageCalls = Counter()
@@ -138,7 +138,7 @@ struct PromiseTimeTests {
     #expect(results.all == [.success(2), .failure(.code(408))])
   }
 
-  @Test("8.5 cancelling a run cancels the timeout's timer and the work it guards")
+  @Test("8.4 cancelling a run cancels the timeout's timer and the work it guards")
   func cancellingCancelsTheTimeoutAndTheWork() {
     let clock = VirtualScheduler()
     let task = ManualTask<Int, TestError>()
@@ -249,7 +249,7 @@ struct PromiseTimeTests {
     #expect(clock.now == .seconds(2))
   }
 
-  @Test("8.5 cancelling during a retry's backoff cancels the timer and starts no attempt")
+  @Test("8.4 cancelling during a retry's backoff cancels the timer and starts no attempt")
   func cancellingDuringBackoffStartsNoAttempt() {
     let clock = VirtualScheduler()
     let starts = Counter()
@@ -263,7 +263,7 @@ struct PromiseTimeTests {
     #expect(starts.current == 1)
   }
 
-  @Test("8.5 cancelling during an attempt cancels that attempt's work and starts no other")
+  @Test("8.4 cancelling during an attempt cancels that attempt's work and starts no other")
   func cancellingDuringAnAttemptCancelsIt() {
     let task = ManualTask<Int, TestError>()
     let handle = task.promise.retry(5).run { _ in Issue.record("a cancelled run must not deliver") }
@@ -287,6 +287,23 @@ struct PromiseTimeTests {
     #expect(task.cancels.current == 2)
     task.complete(.success(9))
     #expect(results.all == [.success(9)])
+    #expect(clock.pendingCount == 0)
+  }
+}
+
+extension PromiseTimeTests {
+  @Test("10.5 a chain of 100,000 nested retries and timeouts runs in bounded stack")
+  func deeplyNestedOperatorsRunInBoundedStack() {
+    let clock = VirtualScheduler()
+    var promise = Promise<Int, TestError>(value: 0)
+    for index in 0..<100_000 {
+      promise =
+        index.isMultiple(of: 2)
+        ? promise.retry(1) : promise.timeout(.seconds(1), on: clock, error: .code(408))
+    }
+    let results = Recorder<Result<Int, TestError>>()
+    promise.run { results.append($0) }
+    #expect(results.all == [.success(0)])
     #expect(clock.pendingCount == 0)
   }
 }

@@ -8,9 +8,19 @@ class _Link: @unchecked Sendable {
   /// The upstream stage, owned; `nil` when the upstream is a task closure (or there is none).
   @usableFromInline final var _owner: _Link?
 
+  /// Whether the calls across this stage's boundary (invoking it, and it delivering downstream) go through the
+  /// trampoline. One stage in `_hopInterval` does; the others call directly, which is safe because a run of
+  /// direct calls is at most `_hopInterval` stages deep, and saves the trampoline's thread-local look-up.
+  @usableFromInline final let _hops: Bool
+
+  /// How many stages separate this one from its chain's root (which is 1).
+  @usableFromInline final let _depth: Int
+
   @inlinable
   init(owner: _Link?) {
     _owner = owner
+    _depth = (owner?._depth ?? 0) &+ 1
+    _hops = _depth % _hopInterval == 0
   }
 
   deinit {

@@ -62,7 +62,9 @@ final class _RetryLoop<T, E: Error>: @unchecked Sendable {
         state.retriesLeft -= 1
         return true
       }
-      if retrying { attempt() } else { completion(result) }
+      // A synchronous failure retried at once re-enters `attempt` from inside the last one: go through the
+      // trampoline, as every run-time join does, so a long streak of failures runs in bounded stack.
+      if retrying { _hop({ attempt() }, { { self.attempt() } }) } else { completion(result) }
       return
     }
     let retry: Int? = state.withLock { state in

@@ -7,47 +7,97 @@ enum _Source<T, E: Error>: @unchecked Sendable {
   case task(Promise<T, E>.AsyncTask, _Site)
   case stage(Unmanaged<_Stage<T, E>>)
 
-  /// Starts this source for `handle`; `completion` receives its result exactly once, unless the run is
-  /// cancelled first.
+  /// Starts this source for `handle`, delivering to the continuation `makeContinuation` builds.
+  ///
+  /// The continuation must first ask its `_Admission` to admit the result: a caller's task may call its
+  /// completion handler twice, or after the run was cancelled, and only the admitted call may go on. Building
+  /// the check into the stage's own continuation (rather than wrapping it) saves an allocation per task.
+  ///
+  /// - Parameter joining: `true` where chains join at run time (a `flatMap` running the promise its function
+  ///   returned): the call always goes through the trampoline, since joins can repeat without bound.
   @inlinable
-  func subscribe(_ handle: RunHandle, _ completion: @escaping @Sendable (Result<T, E>) -> Void) {
+  func subscribe(
+    _ handle: RunHandle,
+    joining: Bool = false,
+    _ makeContinuation: (_Admission) -> @Sendable (Result<T, E>) -> Void
+  ) {
     switch self {
     case .task(let task, let site):
-      _invokeTask(task, site: site, handle: handle, completion: completion)
+      guard !handle._isCancelled else { return }
+      task(makeContinuation(_Admission(handle: handle, site: site)))
     case .stage(let unmanaged):
-      let stage = unmanaged.takeUnretainedValue()
-      _hop({ stage._invoke(stage, handle, completion) }, { { stage._invoke(stage, handle, completion) } })
+      let continuation = makeContinuation(.trusted)
+      unmanaged._withUnsafeGuaranteedRef { stage in
+        if joining || stage._hops {
+          _hop({ stage._invoke(stage, handle, continuation) }, { { stage._invoke(stage, handle, continuation) } })
+        } else {
+          stage._invoke(stage, handle, continuation)
+        }
+      }
+    }
+  }
+
+  /// Starts this source for `handle` where chains join, passing its result on to `completion` unchanged.
+  @inlinable
+  func subscribe(_ handle: RunHandle, passingTo completion: @escaping @Sendable (Result<T, E>) -> Void) {
+    subscribe(handle, joining: true) { admission in
+      if admission.isTrusted { return completion }
+      return { result in
+        if admission.admit(handle) { _deliver(result, to: completion) }
+      }
     }
   }
 }
 
-/// Invokes a caller's task with a completion handler that accepts exactly one call.
-///
-/// A second call is ignored and, in debug builds, reported with the promise's creation site; so is a handler
-/// released without ever being called.
-@inlinable
-func _invokeTask<T, E: Error>(
-  _ task: Promise<T, E>.AsyncTask, site: _Site, handle: RunHandle,
-  completion: @escaping @Sendable (Result<T, E>) -> Void
-) {
-  guard !handle._isCancelled else { return }
-  let generation = handle._generation
+/// Decides whether a result reaching a continuation may go on: always for the library's own stages; exactly
+/// once, and only while the run is not cancelled, for a caller's task.
+@usableFromInline
+struct _Admission: Sendable {
+  /// The generation of the task's run the result must match, or -1 for a trusted source.
+  @usableFromInline let generation: Int
+  @usableFromInline let site: _Site
   #if DEBUG
-    let witness = _CompletionWitness(handle: handle, generation: generation, site: site)
+    @usableFromInline let witness: _CompletionWitness?
   #endif
-  task { result in
+
+  @inlinable
+  static var trusted: _Admission { _Admission() }
+
+  @inlinable
+  init() {
+    generation = -1
+    site = _Site(file: "", line: 0)
     #if DEBUG
-      withExtendedLifetime(witness) {}
+      witness = nil
     #endif
+  }
+
+  @inlinable
+  init(handle: RunHandle, site: _Site) {
+    generation = handle._generation
+    self.site = site
+    #if DEBUG
+      witness = _CompletionWitness(handle: handle, generation: generation, site: site)
+    #endif
+  }
+
+  @inlinable
+  var isTrusted: Bool { generation < 0 }
+
+  /// Whether this call of the completion handler is the one that counts.
+  @inlinable
+  func admit(_ handle: RunHandle) -> Bool {
+    if generation < 0 { return true }
     switch handle._claim(generation) {
     case .accepted:
-      _deliver(result, to: completion)
+      return true
     case .cancelled:
-      break
+      return false
     case .duplicate:
       #if DEBUG
         PromiseDiagnostics.report(.completedMoreThanOnce, site: site)
       #endif
+      return false
     }
   }
 }

@@ -12,7 +12,7 @@ final class _ResultValueStage<T, E: Error>: _Stage<T, E>, @unchecked Sendable {
     self.result = result
     super.init(owner: nil) { stage, _, completion in
       let this = unsafeDowncast(stage, to: _ResultValueStage<T, E>.self)
-      _deliver(this.result, to: completion)
+      _deliver(this.result, to: completion, hop: this._hops)
     }
   }
 }
@@ -29,14 +29,18 @@ final class _MapStage<S, T, E: Error>: _Stage<T, E>, @unchecked Sendable {
     self.transform = transform
     super.init(owner: upstream._owner) { stage, handle, completion in
       let this = unsafeDowncast(stage, to: _MapStage<S, T, E>.self)
+      let hops = this._hops
       let transform = this.transform
-      this.upstream.subscribe(handle) { result in
-        switch result {
-        case .success(let value):
-          guard !handle._isCancelled else { return }
-          _deliver(.success(transform(value)), to: completion)
-        case .failure(let error):
-          _deliver(.failure(error), to: completion)
+      this.upstream.subscribe(handle) { admission in
+        { result in
+          guard admission.admit(handle) else { return }
+          switch result {
+          case .success(let value):
+            guard !handle._isCancelled else { return }
+            _deliver(.success(transform(value)), to: completion, hop: hops)
+          case .failure(let error):
+            _deliver(.failure(error), to: completion, hop: hops)
+          }
         }
       }
     }
@@ -55,14 +59,18 @@ final class _ResultStage<S, T, E: Error>: _Stage<T, E>, @unchecked Sendable {
     self.transform = transform
     super.init(owner: upstream._owner) { stage, handle, completion in
       let this = unsafeDowncast(stage, to: _ResultStage<S, T, E>.self)
+      let hops = this._hops
       let transform = this.transform
-      this.upstream.subscribe(handle) { result in
-        switch result {
-        case .success(let value):
-          guard !handle._isCancelled else { return }
-          _deliver(transform(value), to: completion)
-        case .failure(let error):
-          _deliver(.failure(error), to: completion)
+      this.upstream.subscribe(handle) { admission in
+        { result in
+          guard admission.admit(handle) else { return }
+          switch result {
+          case .success(let value):
+            guard !handle._isCancelled else { return }
+            _deliver(transform(value), to: completion, hop: hops)
+          case .failure(let error):
+            _deliver(.failure(error), to: completion, hop: hops)
+          }
         }
       }
     }
@@ -81,16 +89,20 @@ final class _FlatMapStage<S, T, E: Error>: _Stage<T, E>, @unchecked Sendable {
     self.transform = transform
     super.init(owner: upstream._owner) { stage, handle, completion in
       let this = unsafeDowncast(stage, to: _FlatMapStage<S, T, E>.self)
+      let hops = this._hops
       let transform = this.transform
-      this.upstream.subscribe(handle) { result in
-        switch result {
-        case .success(let value):
-          guard !handle._isCancelled else { return }
-          let next = transform(value)
-          next._source.subscribe(handle, completion)
-          withExtendedLifetime(next) {}
-        case .failure(let error):
-          _deliver(.failure(error), to: completion)
+      this.upstream.subscribe(handle) { admission in
+        { result in
+          guard admission.admit(handle) else { return }
+          switch result {
+          case .success(let value):
+            guard !handle._isCancelled else { return }
+            let next = transform(value)
+            next._source.subscribe(handle, passingTo: completion)
+            withExtendedLifetime(next) {}
+          case .failure(let error):
+            _deliver(.failure(error), to: completion, hop: hops)
+          }
         }
       }
     }
@@ -117,15 +129,18 @@ final class _HandlerStage<S, F: Error, T, E: Error>: _Stage<T, E>, @unchecked Se
     self.handler = handler
     super.init(owner: upstream._owner) { stage, handle, completion in
       let this = unsafeDowncast(stage, to: _HandlerStage<S, F, T, E>.self)
+      let hops = this._hops
       let handler = this.handler
-      this.upstream.subscribe(handle) { result in
-        guard !handle._isCancelled else { return }
-        switch handler(result) {
-        case .result(let next):
-          _deliver(next, to: completion)
-        case .promise(let next):
-          next._source.subscribe(handle, completion)
-          withExtendedLifetime(next) {}
+      this.upstream.subscribe(handle) { admission in
+        { result in
+          guard admission.admit(handle), !handle._isCancelled else { return }
+          switch handler(result) {
+          case .result(let next):
+            _deliver(next, to: completion, hop: hops)
+          case .promise(let next):
+            next._source.subscribe(handle, passingTo: completion)
+            withExtendedLifetime(next) {}
+          }
         }
       }
     }
@@ -146,9 +161,10 @@ final class _CancellableTaskStage<T, E: Error>: _Stage<T, E>, @unchecked Sendabl
       let this = unsafeDowncast(stage, to: _CancellableTaskStage<T, E>.self)
       let task = this.task
       let generation = handle._generation
-      _invokeTask(
+      let source = _Source<T, E>.task(
         { completion in task(completion) { handler in handle._onCancel(handler, generation: generation) } },
-        site: this.site, handle: handle, completion: completion)
+        this.site)
+      source.subscribe(handle, passingTo: completion)
     }
   }
 }

@@ -11,9 +11,12 @@
 /// How far (in bytes) one thread's synchronous promise work may grow the stack past the point where it entered
 /// the trampoline before further hops are queued instead of called.
 ///
-/// 64 KiB keeps a 512 KiB secondary thread safe even when the caller has already used a good part of it, and is
+/// 128 KiB keeps a 512 KiB secondary thread safe even when the caller has already used a good part of it, and is
 /// large enough that a queued hop (one closure allocation) happens only once every few hundred stages.
-@usableFromInline let _stackBudget: UInt = 64 * 1024
+@usableFromInline let _stackBudget: UInt = 128 * 1024
+
+/// One stage in this many goes through the trampoline on a chain built with `then`; see `_Link._hops`.
+@usableFromInline let _hopInterval = 16
 
 /// Per-thread trampoline state: where the outermost hop started, and the hops queued behind it.
 @usableFromInline struct _TrampolineState {
@@ -131,9 +134,13 @@ func _hop(_ now: () -> Void, _ later: () -> () -> Void) {
   }
 }
 
-/// Delivers `value` to `receiver` through a hop.
+/// Delivers `value` to `receiver` through a hop (or directly, when `hop` is false).
 @inlinable
 @inline(__always)
-func _deliver<Value>(_ value: Value, to receiver: @escaping @Sendable (Value) -> Void) {
-  _hop({ receiver(value) }, { { receiver(value) } })
+func _deliver<Value>(_ value: Value, to receiver: @escaping @Sendable (Value) -> Void, hop: Bool = true) {
+  if hop {
+    _hop({ receiver(value) }, { { receiver(value) } })
+  } else {
+    receiver(value)
+  }
 }

@@ -1,0 +1,47 @@
+import Foundation
+import LazyPromise
+import LoopbackHTTPServer
+import Synchronization
+
+@testable import ITunesLookup
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The one session the example's tests share.
+let testSession = URLSession(configuration: .ephemeral)
+
+/// Awaits the single result of a run.
+func result<T: Sendable, E>(of promise: Promise<T, E>) async -> Result<T, E> {
+  await withCheckedContinuation { continuation in
+    promise.run { continuation.resume(returning: $0) }
+  }
+}
+
+/// The bytes of the recorded answer to `query`.
+func recorded(_ query: LookupQuery) throws -> Data {
+  try Recordings.response(to: query).get()
+}
+
+/// The recorded answer to `query`, decoded.
+func recordedResponse(_ query: LookupQuery) throws -> LookupResponse {
+  try decode(recorded(query)).get()
+}
+
+/// A console that keeps what the tool writes.
+final class CapturedConsole: Sendable {
+  private let lines = Mutex<(output: [String], diagnostics: [String])>(([], []))
+
+  /// The console to hand to the tool.
+  var console: Console {
+    Console(
+      write: { line in self.lines.withLock { $0.output.append(line) } },
+      report: { line in self.lines.withLock { $0.diagnostics.append(line) } })
+  }
+
+  /// The lines written to standard output.
+  var output: [String] { lines.withLock { $0.output } }
+  /// The lines written to standard error.
+  var diagnostics: [String] { lines.withLock { $0.diagnostics } }
+}

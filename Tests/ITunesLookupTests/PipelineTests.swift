@@ -1,0 +1,100 @@
+import Foundation
+import LazyPromise
+import LazyPromiseFoundation
+import LoopbackHTTPServer
+import Testing
+
+@testable import ITunesLookup
+
+/// The whole pipeline, against a real HTTP server on loopback.
+@Suite("Pipeline against a loopback server")
+struct PipelineTests {
+  /// One way the server can answer, and what the pipeline must deliver.
+  struct Case: Sendable, CustomTestStringConvertible {
+    var testDescription: String
+    var id = "909253"
+    var reply: @Sendable () throws -> LoopbackHTTPServer.Reply
+    var expected: Result<Artist, LookupError>
+  }
+
+  static func answer(_ query: LookupQuery) -> @Sendable () throws -> LoopbackHTTPServer.Reply {
+    { .respond(status: 200, body: Array(try recorded(query))) }
+  }
+
+  static let cases: [Case] = [
+    Case(
+      testDescription: "200 with the lookup answer prints the Rock artist",
+      reply: answer(LookupQuery(id: "909253")), expected: .success(ModelTests.jackJohnson)),
+    Case(
+      testDescription: "malformed JSON fails decoding(invalidJSON)",
+      reply: { .respond(status: 200, #"{"resultCount":1,"results":[{"wrapperType":"artist""#) },
+      expected: .failure(.decoding(.invalidJSON(reason: "Unexpected end of file during JSON parse.")))),
+    Case(
+      testDescription: "404 fails http(badStatus(404))",
+      reply: { .respond(status: 404, "not found") },
+      expected: .failure(.http(.badStatus(404, body: Data("not found".utf8))))),
+    Case(
+      testDescription: "500 with a body fails http(badStatus(500)) with the body",
+      reply: { .respond(status: 500, #"{"errorMessage":"database down"}"#) },
+      expected: .failure(.http(.badStatus(500, body: Data(#"{"errorMessage":"database down"}"#.utf8))))),
+    Case(
+      testDescription: "resultCount 0 fails artistNotFound", id: "1",
+      reply: answer(LookupQuery(id: "1")), expected: .failure(.artistNotFound(id: "1"))),
+    Case(
+      testDescription: "no Rock result fails noGenreMatch", id: "159260351",
+      reply: answer(LookupQuery(id: "159260351")),
+      expected: .failure(.noGenreMatch(genre: "Rock", id: "159260351", found: ["Pop"]))),
+    Case(
+      testDescription: "an artist among collections is still found",
+      reply: answer(LookupQuery(id: "909253", entity: "album")), expected: .success(ModelTests.jackJohnson)),
+    Case(
+      testDescription: "a server that stalls past the timeout fails http(timedOut)",
+      reply: { .stall }, expected: .failure(.http(.timedOut))),
+    Case(
+      testDescription: "a body cut off mid-way fails http(transportFailed(networkConnectionLost))",
+      reply: { .cutOff(status: 200, body: Array(#"{"resultCount":1,"res"#.utf8), declaredLength: 400) },
+      expected: .failure(.http(.transportFailed(.networkConnectionLost)))),
+  ]
+
+  static func options(_ baseURL: URL, id: String = "909253") -> Options {
+    Options(query: LookupQuery(id: id), baseURL: baseURL, timeout: 0.5)
+  }
+
+  @Test("each server answer arrives as the pipeline's typed result", .timeLimit(.minutes(1)), arguments: cases)
+  func serverAnswers(_ testCase: Case) async throws {
+    let reply = try testCase.reply()
+    try await LoopbackHTTPServer.serving({ _ in reply }) { server in
+      let outcome = await result(of: pipeline(Self.options(server.baseURL, id: testCase.id), session: testSession))
+      #expect(outcome == testCase.expected)
+    }
+  }
+
+  @Test("a refused connection fails http(transportFailed(cannotConnectToHost))")
+  func refusedConnection() async throws {
+    let closed = try ClosedPort()
+    let outcome = await result(of: pipeline(Self.options(closed.baseURL), session: testSession))
+    #expect(outcome == .failure(.http(.transportFailed(.cannotConnectToHost))))
+  }
+
+  @Test("cancelling a verbose run mid-flight cancels the request and prints nothing", .timeLimit(.minutes(1)))
+  func cancellingAVerboseRunCancelsTheRequest() async throws {
+    let captured = CapturedConsole()
+    try await LoopbackHTTPServer.serving({ _ in .stall }) { server in
+      var events = server.events.makeAsyncIterator()
+      let log = StageLog(console: captured.console)
+      let handle = pipeline(Self.options(server.baseURL), session: testSession, log: log).run(
+        some: captured.console.printName, none: captured.console.printError)
+      _ = await events.nextRequest()
+      handle.cancel()
+      #expect(await events.nextClose())
+    }
+    #expect(captured.output.isEmpty)
+    #expect(captured.diagnostics.isEmpty)
+  }
+
+  @Test("the recorded source runs the same stages offline")
+  func recordedSourceRunsOffline() async {
+    let outcome = await result(of: pipeline(Options(), session: testSession))
+    #expect(outcome == .success(ModelTests.jackJohnson))
+  }
+}

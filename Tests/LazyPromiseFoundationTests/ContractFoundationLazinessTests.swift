@@ -1,0 +1,37 @@
+import Foundation
+import LazyPromise
+import LazyPromiseFoundation
+import LoopbackHTTPServer
+import Testing
+
+/// Contract clause F1 (Docs/Contract/Foundation.md): a URLSession promise is lazy.
+@Suite("Contract F1 — URLSession promises are lazy")
+struct ContractFoundationLazinessTests {
+  @Test("F1.1 making and chaining a URLSession promise sends nothing")
+  func makingAndChainingSendsNothing() async throws {
+    let requests = Counter()
+    try await LoopbackHTTPServer.serving({ _ in
+      requests.increment()
+      return .respond(status: 200, "{}")
+    }) { server in
+      let promise = get(server.baseURL).map { $0.count }
+      _ = get(server.baseURL).then { _ in get(server.baseURL) }
+      #expect(requests.current == 0)
+      // One run: exactly one request reaches the server, so none was sent before.
+      #expect(await result(of: promise) == .success(2))
+      #expect(requests.current == 1)
+    }
+  }
+
+  @Test("F1.2 each run sends a new request")
+  func eachRunSendsANewRequest() async throws {
+    let requests = Counter()
+    try await LoopbackHTTPServer.serving({ _ in .respond(status: 200, "\(requests.increment())") }) { server in
+      let promise = get(server.baseURL).map { String(decoding: $0, as: UTF8.self) }
+      var bodies: [String] = []
+      for _ in 0..<3 { bodies.append(try await result(of: promise).get()) }
+      #expect(bodies == ["1", "2", "3"])
+      #expect(requests.current == 3)
+    }
+  }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import LazyPromise
+import LazyPromiseFoundation
+import LoopbackHTTPServer
+import Synchronization
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The one session the adapter tests share, as an application would.
+let testSession = URLSession(configuration: .ephemeral)
+
+/// Awaits the single result of a run.
+func result<T: Sendable, E>(of promise: Promise<T, E>) async -> Result<T, E> {
+  await withCheckedContinuation { continuation in
+    promise.run { continuation.resume(returning: $0) }
+  }
+}
+
+/// Awaits the result of a run, cancelling the run when the awaiting task is cancelled; `nil` then.
+func cancellableResult<T: Sendable, E>(of promise: Promise<T, E>) async -> Result<T, E>? {
+  let bridge = CancellableBridge<Result<T, E>?>()
+  return await withTaskCancellationHandler {
+    await withCheckedContinuation { continuation in
+      bridge.start(continuation) { promise.run { bridge.resume(returning: $0) } }
+      if Task.isCancelled { bridge.cancel() }
+    }
+  } onCancel: {
+    bridge.cancel()
+  }
+}
+
+/// A continuation resumed once, and the run it waits for.
+final class CancellableBridge<Value: Sendable>: Sendable {
+  private let state = Mutex<(continuation: CheckedContinuation<Value, Never>?, handle: RunHandle?, cancelled: Bool)>(
+    (nil, nil, false))
+
+  /// Stores `continuation`, then starts the run.
+  func start(_ continuation: CheckedContinuation<Value, Never>, run: () -> RunHandle) {
+    state.withLock { $0.continuation = continuation }
+    let handle = run()
+    let cancelled = state.withLock { state in
+      state.handle = handle
+      return state.cancelled
+    }
+    if cancelled { handle.cancel() }
+  }
+
+  /// Resumes the continuation with `value`, unless it was resumed before.
+  func resume(returning value: Value) {
+    state.withLock { state in
+      defer { state.continuation = nil }
+      return state.continuation
+    }?.resume(returning: value)
+  }
+
+  /// Cancels the run (now, or as soon as it starts) and resumes the continuation with `nil`.
+  func cancel() where Value: ExpressibleByNilLiteral {
+    let handle = state.withLock { state in
+      state.cancelled = true
+      return state.handle
+    }
+    handle?.cancel()
+    resume(returning: nil)
+  }
+}
+
+/// `GET <server>/<path>` with `timeout` seconds to answer.
+func get(_ baseURL: URL, _ path: String = "lookup", timeout: TimeInterval = 5) -> Promise<Data, HTTPError> {
+  testSession.dataPromise(from: baseURL.appending(path: path), timeout: timeout)
+}
+
+/// A thread-safe counter.
+final class Counter: Sendable {
+  private let value = Atomic<Int>(0)
+
+  @discardableResult
+  func increment() -> Int { value.add(1, ordering: .relaxed).newValue }
+  var current: Int { value.load(ordering: .relaxed) }
+}
