@@ -52,7 +52,7 @@ extension Promise where T: Sendable {
 
   /// Runs the promise and waits for its result, value or typed error.
   ///
-  /// Threads and cancellation are as for ``value``.
+  /// Threads and cancellation are as for `value`.
   ///
   /// ```swift
   /// switch await lookup(id: "909253").result {
@@ -86,7 +86,7 @@ extension Promise where T: Sendable, E: CancellationRepresentable {
   /// Runs the promise and waits for its result; cancelling the awaiting task cancels the run and gives
   /// `.failure(.cancelled)` at once.
   ///
-  /// Threads and cancellation are as for ``value``.
+  /// Threads and cancellation are as for `value`.
   ///
   /// ```swift
   /// if case .failure(.cancelled) = await lookup(id: "909253").result { return }

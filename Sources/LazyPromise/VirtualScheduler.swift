@@ -14,41 +14,69 @@ import Synchronization
 /// clock.advance(by: .seconds(10))  // prints failure(timedOut) unless the lookup answered first
 /// ```
 public final class VirtualScheduler: PromiseScheduler {
-  private struct Item {
+  /// Where a piece of work stands in the queue: by due time, then by the order of scheduling.
+  private struct Entry: Comparable {
     let due: Duration
     let id: UInt64
-    let work: @Sendable () -> Void
+
+    static func < (lhs: Entry, rhs: Entry) -> Bool {
+      (lhs.due, lhs.id) < (rhs.due, rhs.id)
+    }
   }
 
   private struct State {
     var now: Duration = .zero
     var nextID: UInt64 = 0
-    /// Sorted by due time, then by id (the order of scheduling).
-    var items: [Item] = []
+    /// A binary min-heap of entries. A cancelled entry stays until it reaches the top; `work` says which are live.
+    var heap: [Entry] = []
+    var work: [UInt64: @Sendable () -> Void] = [:]
 
     mutating func insert(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> UInt64 {
-      let due = now + max(delay, .zero)
       let id = nextID
       nextID += 1
-      var low = 0  // binary search for the first item due later: equal times keep the order of scheduling
-      var high = items.count
-      while low < high {
-        let middle = (low + high) / 2
-        if items[middle].due > due { high = middle } else { low = middle + 1 }
+      self.work[id] = work
+      heap.append(Entry(due: now + max(delay, .zero), id: id))
+      var child = heap.count - 1
+      while child > 0 {
+        let parent = (child - 1) / 2
+        guard heap[child] < heap[parent] else { break }
+        heap.swapAt(child, parent)
+        child = parent
       }
-      items.insert(Item(due: due, id: id, work: work), at: low)
       return id
     }
 
-    /// Takes the first item due by `deadline` (moving the clock to it), or moves the clock to `deadline`.
-    mutating func takeFirst(dueBy deadline: Duration?) -> Item? {
-      guard let first = items.first, deadline.map({ first.due <= $0 }) ?? true else {
-        if let deadline { now = max(now, deadline) }
-        return nil
+    /// Takes the first live work due by `deadline` (moving the clock to it), or moves the clock to `deadline`.
+    mutating func takeFirst(dueBy deadline: Duration?) -> (@Sendable () -> Void)? {
+      while let first = heap.first {
+        guard let work = work[first.id] else {
+          removeFirst()  // cancelled
+          continue
+        }
+        if let deadline, first.due > deadline { break }
+        removeFirst()
+        self.work[first.id] = nil
+        now = max(now, first.due)
+        return work
       }
-      items.removeFirst()
-      now = max(now, first.due)
-      return first
+      if let deadline { now = max(now, deadline) }
+      return nil
+    }
+
+    private mutating func removeFirst() {
+      heap.swapAt(0, heap.count - 1)
+      heap.removeLast()
+      var parent = 0
+      while true {
+        let left = 2 * parent + 1
+        let right = left + 1
+        var smallest = parent
+        if left < heap.count && heap[left] < heap[smallest] { smallest = left }
+        if right < heap.count && heap[right] < heap[smallest] { smallest = right }
+        if smallest == parent { return }
+        heap.swapAt(parent, smallest)
+        parent = smallest
+      }
     }
   }
 
@@ -77,7 +105,7 @@ public final class VirtualScheduler: PromiseScheduler {
   /// handle.cancel()
   /// #expect(clock.pendingCount == 0)
   /// ```
-  public var pendingCount: Int { state.withLock { $0.items.count } }
+  public var pendingCount: Int { state.withLock { $0.work.count } }
 
   /// Schedules `work` at the current virtual time; it runs at the next ``advance(by:)`` or ``run()``.
   ///
@@ -105,10 +133,7 @@ public final class VirtualScheduler: PromiseScheduler {
   public func enqueue(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> ScheduledWork {
     let id = state.withLock { $0.insert(after: delay, work) }
     return ScheduledWork { [weak self] in
-      let removed = self?.state.withLock { state -> Item? in
-        guard let index = state.items.firstIndex(where: { $0.id == id }) else { return nil }
-        return state.items.remove(at: index)
-      }
+      let removed = self?.state.withLock { $0.work.removeValue(forKey: id) }
       withExtendedLifetime(removed) {}  // released here, outside the lock
     }
   }
@@ -128,8 +153,8 @@ public final class VirtualScheduler: PromiseScheduler {
   ///   negative interval counts as zero.
   public func advance(by interval: Duration = .zero) {
     let deadline = state.withLock { $0.now + max(interval, .zero) }
-    while let item = state.withLock({ $0.takeFirst(dueBy: deadline) }) {
-      item.work()
+    while let work = state.withLock({ $0.takeFirst(dueBy: deadline) }) {
+      work()
     }
   }
 
@@ -142,8 +167,8 @@ public final class VirtualScheduler: PromiseScheduler {
   /// clock.run()  // every attempt and wait, in virtual time
   /// ```
   public func run() {
-    while let item = state.withLock({ $0.takeFirst(dueBy: nil) }) {
-      item.work()
+    while let work = state.withLock({ $0.takeFirst(dueBy: nil) }) {
+      work()
     }
   }
 }

@@ -116,4 +116,18 @@ struct VirtualSchedulerTests {
     clock.advance(by: .seconds(5))
     #expect(log.all == ["enqueued from work"])
   }
+
+  @Test func manyTimersCancelledInAnyOrderLeaveNothingBehind() {
+    let clock = VirtualScheduler()
+    let ran = Counter()
+    var timers = (0..<10_000).map { index in
+      clock.enqueue(after: .milliseconds(index % 100)) { ran.increment() }
+    }
+    timers.shuffle()
+    for timer in timers.dropLast() { timer.cancel() }
+    #expect(clock.pendingCount == 1)
+    clock.run()
+    #expect(ran.current == 1)
+    #expect(clock.pendingCount == 0)
+  }
 }
