@@ -1,5 +1,3 @@
-import Synchronization
-
 // MARK: - Waiting
 
 extension Promise {

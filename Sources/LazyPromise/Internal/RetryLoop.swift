@@ -4,7 +4,6 @@ import Synchronization
 /// was stopped. Callbacks (the caller's predicate, the completion, child runs) are called with no lock held.
 final class _RetryLoop<T, E: Error>: @unchecked Sendable {
   private struct State {
-    var retriesLeft: Int
     var retriesDone = 0
     /// The attempt in progress (or the last one, while waiting).
     var child: RunHandle?
@@ -15,6 +14,7 @@ final class _RetryLoop<T, E: Error>: @unchecked Sendable {
   }
 
   private let upstream: Promise<T, E>
+  private let retries: Int
   private let backoff: (RetryBackoff, any PromiseScheduler)?
   private let shouldRetry: @Sendable (E) -> Bool
   private let run: _TaskRun
@@ -26,11 +26,12 @@ final class _RetryLoop<T, E: Error>: @unchecked Sendable {
     shouldRetry: @escaping @Sendable (E) -> Bool, run: _TaskRun, completion: @escaping Promise<T, E>.Completion
   ) {
     self.upstream = upstream
+    self.retries = retries
     self.backoff = backoff
     self.shouldRetry = shouldRetry
     self.run = run
     self.completion = completion
-    state = Mutex(State(retriesLeft: retries))
+    state = Mutex(State())
   }
 
   /// Starts the first attempt.
@@ -50,33 +51,21 @@ final class _RetryLoop<T, E: Error>: @unchecked Sendable {
   }
 
   private func finish(_ result: Result<T, E>) {
-    guard case .failure(let error) = result, state.withLock({ $0.stop == nil && $0.retriesLeft > 0 }),
+    guard case .failure(let error) = result, state.withLock({ $0.stop == nil && $0.retriesDone < retries }),
       shouldRetry(error)
-    else {
-      completion(result)
-      return
-    }
-    guard let (backoff, scheduler) = backoff else {
-      let retrying = state.withLock { state in
-        guard state.stop == nil else { return false }
-        state.retriesLeft -= 1
-        return true
-      }
-      // A synchronous failure retried at once re-enters `attempt` from inside the last one: go through the
-      // trampoline, as every run-time join does, so a long streak of failures runs in bounded stack.
-      if retrying { _hop({ attempt() }, { { self.attempt() } }) } else { completion(result) }
-      return
-    }
+    else { return completion(result) }
+    // Take the retry, unless the run was stopped while the predicate ran.
     let retry: Int? = state.withLock { state in
       guard state.stop == nil else { return nil }
-      state.retriesLeft -= 1
       state.retriesDone += 1
-      state.waitingError = error
+      if backoff != nil { state.waitingError = error }
       return state.retriesDone
     }
-    guard let retry else {
-      completion(result)
-      return
+    guard let retry else { return completion(result) }
+    guard let (backoff, scheduler) = backoff else {
+      // A synchronous failure retried at once re-enters `attempt` from inside the last one: go through the
+      // trampoline, as every run-time join does, so a long streak of failures runs in bounded stack.
+      return _hop({ attempt() }, { { self.attempt() } })
     }
     let timer = scheduler.enqueue(after: backoff.delay(beforeRetry: retry)) { [self] in
       let due = state.withLock { state in
