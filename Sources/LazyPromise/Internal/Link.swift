@@ -6,7 +6,7 @@
 @usableFromInline
 class _Link: @unchecked Sendable {
   /// The upstream stage, owned; `nil` when the upstream is a task closure (or there is none).
-  @usableFromInline final var _owner: _Link?
+  @usableFromInline @exclusivity(unchecked) final var _owner: _Link?
 
   /// Whether the calls across this stage's boundary (invoking it, and it delivering downstream) go through the
   /// trampoline. One stage in `_hopInterval` does; the others call directly, which is safe because a run of
