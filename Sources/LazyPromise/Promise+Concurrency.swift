@@ -31,7 +31,8 @@ extension CancellationError: CancellationRepresentable {
 extension Promise where T: Sendable {
   /// Runs the promise and waits for its value, throwing its error with its own type.
   ///
-  /// Each `await` is one run; the work starts on the awaiting task's executor and continues wherever it delivers.
+  /// Each `await` is one run. The getter is `nonisolated`: the work starts on Swift's global concurrent executor
+  /// (not on the caller's actor) and continues wherever it delivers; the value then returns to the caller.
   /// Cancelling the awaiting task is forwarded cooperatively, as in Swift's own async functions: the pending
   /// task's cancel handlers run (and so do those of every later task of the run, at once), and the `await` ends
   /// with whatever the work then delivers — an `E` cannot say "cancelled" unless it is
