@@ -154,27 +154,4 @@ extension Promise where E == Never {
   public func timeout<F: Error>(_ interval: Duration, on scheduler: some PromiseScheduler, error: F) -> Promise<T, F> {
     fatalError("unavailable")
   }
-
-  /// Not available: a promise that cannot fail never needs another attempt.
-  ///
-  /// ```swift
-  /// Promise<Int, Never>(value: 1)  // already cannot fail
-  /// ```
-  @available(*, unavailable, message: "this promise cannot fail; there is nothing to retry")
-  public func retry(_ retries: Int, if shouldRetry: (@Sendable (E) -> Bool)? = nil) -> Promise<T, E> {
-    fatalError("unavailable")
-  }
-
-  /// Not available: a promise that cannot fail never needs another attempt.
-  ///
-  /// ```swift
-  /// Promise<Int, Never>(value: 1)  // already cannot fail
-  /// ```
-  @available(*, unavailable, message: "this promise cannot fail; there is nothing to retry")
-  public func retry(
-    _ retries: Int, backoff: RetryBackoff, on scheduler: some PromiseScheduler,
-    if shouldRetry: (@Sendable (E) -> Bool)? = nil
-  ) -> Promise<T, E> {
-    fatalError("unavailable")
-  }
 }
