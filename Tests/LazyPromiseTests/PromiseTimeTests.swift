@@ -307,3 +307,23 @@ extension PromiseTimeTests {
     #expect(clock.pendingCount == 0)
   }
 }
+
+extension PromiseTimeTests {
+  @Test("10.5 retry's predicate may be a trailing closure, a multi-statement closure or a function")
+  func retryPredicateShapes() {
+    @Sendable func isFirst(_ error: TestError) -> Bool { error == .first }
+    let starts = Counter()
+    let failing = Promise<Int, TestError> { completion in
+      starts.increment()
+      completion(.failure(.first))
+    }
+    failing.retry(1) { $0 == .first }.run { _ in }
+    failing.retry(1) { error in
+      let worthIt = error == .first
+      return worthIt
+    }.run { _ in }
+    failing.retry(1, if: isFirst).run { _ in }
+    failing.retry(1, backoff: .constant(.zero), on: VirtualScheduler(), if: isFirst).run { _ in }
+    #expect(starts.current == 7)
+  }
+}
