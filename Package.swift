@@ -8,6 +8,7 @@ let package = Package(
     .library(name: "LazyPromise", targets: ["LazyPromise"]),
     .library(name: "LazyPromiseFoundation", targets: ["LazyPromiseFoundation"]),
     .executable(name: "itunes-lookup", targets: ["ITunesLookup"]),
+    .executable(name: "photo-albums", targets: ["PhotoAlbums"]),
   ],
   targets: [
     .target(name: "LazyPromise"),
@@ -22,6 +23,13 @@ let package = Package(
     .testTarget(
       name: "ITunesLookupTests",
       dependencies: ["ITunesLookup", "LazyPromise", "LazyPromiseFoundation", "LoopbackHTTPServer"]),
+    // The photo-albums example: callbacks, a promise chain and zip side by side (Docs/Guides/PhotoAlbums.md).
+    .executableTarget(
+      name: "PhotoAlbums", dependencies: ["LazyPromise", "LazyPromiseFoundation"],
+      exclude: ["make-recordings.swift"], resources: [.copy("Resources")]),
+    .testTarget(
+      name: "PhotoAlbumsTests",
+      dependencies: ["PhotoAlbums", "LazyPromise", "LazyPromiseFoundation", "LoopbackHTTPServer"]),
   ],
   swiftLanguageModes: [.v6]
 )

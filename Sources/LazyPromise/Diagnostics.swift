@@ -56,20 +56,26 @@ public struct PromiseDiagnostic: Sendable, Equatable, CustomStringConvertible {
 /// PromiseDiagnostics.setHandler { diagnostic in logger.warning("\(diagnostic)") }
 /// ```
 public enum PromiseDiagnostics {
-  private static let handler = Mutex<(@Sendable (PromiseDiagnostic) -> Void)?>(nil)
+  // The closure is kept inside a struct: a closure stored directly in a generic `Mutex` is re-abstracted on every
+  // `withLock` that copies it out, and each copy wraps it in two more thunks (after 100,000 reports, a call 200,000
+  // thunks deep overflows the stack).
+  private struct Handler {
+    let call: @Sendable (PromiseDiagnostic) -> Void
+  }
+  private static let handler = Mutex<Handler?>(nil)
 
   /// Replaces the handler that receives diagnostics; `nil` restores the default (standard error).
   ///
   /// - Parameter newHandler: Called on the thread that detected the error, with no lock held.
   public static func setHandler(_ newHandler: (@Sendable (PromiseDiagnostic) -> Void)?) {
-    handler.withLock { $0 = newHandler }
+    handler.withLock { $0 = newHandler.map(Handler.init) }
   }
 
   @usableFromInline
   static func report(_ kind: PromiseDiagnostic.Kind, site: _Site) {
     let diagnostic = PromiseDiagnostic(kind: kind, site: site.description)
     if let current = handler.withLock({ $0 }) {
-      current(diagnostic)
+      current.call(diagnostic)
     } else {
       _writeToStandardError("LazyPromise: \(diagnostic)\n")
     }

@@ -23,23 +23,25 @@ extension Promise {
     Promise(_stage: _ReceiveStage(upstream: self, scheduler: scheduler))
   }
 
-  /// Starts this promise's work on `scheduler` instead of on the thread that calls `run`.
+  /// Starts this promise's work on `scheduler` instead of on the thread that calls `run` — the counterpart of
+  /// ``receive(on:)``, named as in Combine.
   ///
-  /// The first task of the chain (and every synchronous stage up to the first asynchronous one) runs on
-  /// `scheduler`; later stages run where results are delivered, as usual. A run cancelled before the work starts
-  /// starts nothing.
+  /// Nothing starts when you call it: on each run, the first task of the chain (and every synchronous stage up to
+  /// the first asynchronous one) runs on `scheduler`; later stages run where results are delivered, as usual. A
+  /// run cancelled before the work starts starts nothing. (`start()` is different: it runs the promise now and
+  /// returns a `Future`.)
   ///
   /// ```swift
   /// let digest = Promise<Digest, Never> { completion in completion(.success(sha256(hugeFile))) }
-  ///   .start(on: DispatchQueue.global())
+  ///   .subscribe(on: DispatchQueue.global())
   ///   .receive(on: DispatchQueue.main)
   /// digest.run(some: show)  // hashes off the main thread, shows on it
   /// ```
   ///
   /// - Parameter scheduler: Where the work starts.
   /// - Returns: The same promise, started on `scheduler` on each run.
-  public func start(on scheduler: some PromiseScheduler) -> Promise<T, E> {
-    Promise(_stage: _StartStage(upstream: self, scheduler: scheduler))
+  public func subscribe(on scheduler: some PromiseScheduler) -> Promise<T, E> {
+    Promise(_stage: _SubscribeStage(upstream: self, scheduler: scheduler))
   }
 }
 
@@ -68,8 +70,8 @@ final class _ReceiveStage<T, E: Error, S: PromiseScheduler>: _Stage<T, E>, @unch
   }
 }
 
-/// `start(on:)`: subscribes to its upstream from the scheduler.
-final class _StartStage<T, E: Error, S: PromiseScheduler>: _Stage<T, E>, @unchecked Sendable {
+/// `subscribe(on:)`: subscribes to its upstream from the scheduler.
+final class _SubscribeStage<T, E: Error, S: PromiseScheduler>: _Stage<T, E>, @unchecked Sendable {
   let upstream: _Source<T, E>
   let scheduler: S
 
@@ -77,7 +79,7 @@ final class _StartStage<T, E: Error, S: PromiseScheduler>: _Stage<T, E>, @unchec
     self.upstream = upstream._source
     self.scheduler = scheduler
     super.init(owner: upstream._owner) { stage, handle, completion in
-      let this = unsafeDowncast(stage, to: _StartStage<T, E, S>.self)
+      let this = unsafeDowncast(stage, to: _SubscribeStage<T, E, S>.self)
       guard !handle._isCancelled else { return }
       this.scheduler.enqueue {
         // `this` owns the upstream stages (which `_Source` references without owning) until they have started.

@@ -1,6 +1,6 @@
 import Dispatch
 
-/// Where and when the time and thread operators run work: `receive(on:)`, `start(on:)`, `delay`, `timeout` and
+/// Where and when the time and thread operators run work: `receive(on:)`, `subscribe(on:)`, `delay`, `timeout` and
 /// `retry` take one.
 ///
 /// `DispatchQueue` is one; ``VirtualScheduler`` is another, for tests that drive time by hand and never sleep.

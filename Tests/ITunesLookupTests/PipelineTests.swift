@@ -82,7 +82,11 @@ struct PipelineTests {
     try await LoopbackHTTPServer.serving({ _ in .stall }) { server in
       var events = server.events.makeAsyncIterator()
       let log = StageLog(console: captured.console)
-      let handle = pipeline(Self.options(server.baseURL), session: testSession, log: log).run(
+      // A long timeout: this test is about cancelling, and a busy machine (the sanitizer run, other builds) can
+      // take longer than the usual 0.5 s between the request arriving and `cancel()`.
+      var options = Self.options(server.baseURL)
+      options.timeout = 60
+      let handle = pipeline(options, session: testSession, log: log).run(
         some: captured.console.printName, none: captured.console.printError)
       _ = await events.nextRequest()
       handle.cancel()

@@ -13,7 +13,7 @@ struct PromiseThreadsTests {
     return (queue, key)
   }
 
-  @Test("9.1 without receive(on:) or start(on:) the work and the handlers run on the calling thread")
+  @Test("9.1 without receive(on:) or subscribe(on:) the work and the handlers run on the calling thread")
   func withoutOperatorsEverythingRunsInline() async {
     let (queue, key) = Self.namedQueue("caller")
     let seen = await withCheckedContinuation { (done: CheckedContinuation<[String?], Never>) in
@@ -82,8 +82,8 @@ struct PromiseThreadsTests {
     #expect(handle.isDelivered)
   }
 
-  @Test("9.3 start(on:) starts the work on the scheduler, not on the thread that calls run")
-  func startOnStartsTheWorkOnTheScheduler() async {
+  @Test("9.3 subscribe(on:) starts the work on the scheduler, not on the thread that calls run")
+  func subscribeOnStartsTheWorkOnTheScheduler() async {
     let (queue, key) = Self.namedQueue("worker")
     let seen = await withCheckedContinuation { (done: CheckedContinuation<[String?], Never>) in
       let log = Recorder<String?>()
@@ -91,7 +91,7 @@ struct PromiseThreadsTests {
         log.append(DispatchQueue.getSpecific(key: key))
         completion(.success(1))
       }
-      .start(on: queue)
+      .subscribe(on: queue)
       .run(some: { _ in
         log.append(DispatchQueue.getSpecific(key: key))
         done.resume(returning: log.all)
@@ -100,12 +100,12 @@ struct PromiseThreadsTests {
     #expect(seen == ["worker", "worker"])
   }
 
-  @Test("9.3 start(on:) starts nothing before the scheduler runs")
-  func startOnStartsNothingBeforeTheSchedulerRuns() {
+  @Test("9.3 subscribe(on:) starts nothing before the scheduler runs")
+  func subscribeOnStartsNothingBeforeTheSchedulerRuns() {
     let clock = VirtualScheduler()
     let task = ManualTask<Int, TestError>()
     let results = Recorder<Result<Int, TestError>>()
-    task.promise.map { $0 * 2 }.start(on: clock).run { results.append($0) }
+    task.promise.map { $0 * 2 }.subscribe(on: clock).run { results.append($0) }
     #expect(task.starts.current == 0)
     clock.advance()
     #expect(task.starts.current == 1)
@@ -116,7 +116,7 @@ struct PromiseThreadsTests {
   @Test("9.4 each run hops again, and creating the promise hops nothing")
   func eachRunHopsAgain() {
     let clock = VirtualScheduler()
-    let promise = Promise<Int, Never>(value: 1).start(on: clock).receive(on: clock)
+    let promise = Promise<Int, Never>(value: 1).subscribe(on: clock).receive(on: clock)
     #expect(clock.pendingCount == 0)
     let results = Recorder<Int>()
     promise.run(some: { results.append($0) })
@@ -126,11 +126,11 @@ struct PromiseThreadsTests {
     #expect(results.all == [1, 1])
   }
 
-  @Test("8.4 a run cancelled before start(on:) runs starts nothing")
-  func cancelBeforeStartOnStartsNothing() {
+  @Test("8.4 a run cancelled before subscribe(on:) runs starts nothing")
+  func cancelBeforeSubscribeOnStartsNothing() {
     let clock = VirtualScheduler()
     let task = ManualTask<Int, TestError>()
-    let handle = task.promise.start(on: clock).run { _ in Issue.record("a cancelled run must not deliver") }
+    let handle = task.promise.subscribe(on: clock).run { _ in Issue.record("a cancelled run must not deliver") }
     handle.cancel()
     clock.advance()
     #expect(task.starts.current == 0)

@@ -1,0 +1,143 @@
+// MARK: - Handling errors
+
+extension Future {
+  /// Transforms the error: `E -> F`. Values pass through unchanged.
+  ///
+  /// Eager: runs when the error arrives (now, if it already has), on the thread that delivered it.
+  ///
+  /// ```swift
+  /// let lookup = download.mapError { LookupError.transport($0) }
+  /// ```
+  ///
+  /// - Parameter transform: Turns the error into the new error type.
+  /// - Returns: A future with the same value and the new error type.
+  @inlinable
+  public func mapError<F>(_ transform: @escaping @Sendable (E) -> F) -> Future<T, F> {
+    _catch(.error(transform))
+  }
+
+  /// Continues after an error with more asynchronous work: `E -> Future<T, F>`, e.g. a fallback request.
+  ///
+  /// The function runs when the error arrives (now, if it already has); the returned future completes with
+  /// this future's value, or with the result of the fallback future.
+  ///
+  /// ```swift
+  /// let artist = primaryLookup.flatMapError { _ in mirrorLookup() }  // mirrorLookup() returns a Future
+  /// ```
+  ///
+  /// - Parameter transform: Turns the error into the future that continues the chain.
+  /// - Returns: A future of this future's value, or of the fallback future's result.
+  @inlinable
+  public func flatMapError<F>(_ transform: @escaping @Sendable (E) -> Future<T, F>) -> Future<T, F> {
+    _catch(.future(transform))
+  }
+
+  /// Replaces an error with a value, giving a future that cannot fail.
+  ///
+  /// Runs when the error arrives (now, if it already has), on the thread that delivered it.
+  ///
+  /// ```swift
+  /// let name: Future<String, Never> = lookup.then(\.artistName).recover { _ in "unknown" }
+  /// ```
+  ///
+  /// - Parameter transform: Turns the error into a value.
+  /// - Returns: A future that always succeeds.
+  @inlinable
+  public func recover(_ transform: @escaping @Sendable (E) -> T) -> Future<T, Never> {
+    _catch(.value(transform))
+  }
+
+  /// Runs `body` when the result arrives, whatever it is, then passes it on unchanged.
+  ///
+  /// It runs once, on the thread that completes this future (now, if it already has).
+  ///
+  /// ```swift
+  /// spinner.show()
+  /// lookup.ensure { spinner.hide() }.observe(show)
+  /// ```
+  ///
+  /// - Parameter body: Work to do on both outcomes.
+  /// - Returns: A future with the same result, completed after `body` has run.
+  @inlinable
+  public func ensure(_ body: @escaping @Sendable () -> Void) -> Future<T, E> {
+    _tap(.ensure(body))
+  }
+
+  /// Observes the result when it arrives, then passes it on unchanged.
+  ///
+  /// ```swift
+  /// lookup.always { result in log.debug("lookup finished: \(result)") }
+  /// ```
+  ///
+  /// - Parameter body: Receives the result, whatever the outcome.
+  /// - Returns: A future with the same result, completed after `body` has run.
+  @inlinable
+  public func always(_ body: @escaping @Sendable (Result<T, E>) -> Void) -> Future<T, E> {
+    _tap(.always(body))
+  }
+
+  /// Applies an error-side step now if the result is here, or registers it for when it arrives.
+  @inlinable
+  func _catch<F>(_ step: _FutureErrorStep<T, E, F>) -> Future<T, F> {
+    if _state.isCompleted {
+      let result = _storedResult
+      if case .failure(let error) = result, case .future(let transform) = step { return transform(error) }
+      let target = Future<T, F>(_pending: ())
+      step.continue(with: result, into: target).run()
+      return target
+    }
+    let target = Future<T, F>(_pending: ())
+    _register(_FutureErrorStage(step, target: target))
+    return target
+  }
+
+  /// Runs a side effect now if the result is here, or registers it for when it arrives.
+  @inlinable
+  func _tap(_ step: _FutureTap<T, E>) -> Future<T, E> {
+    if _state.isCompleted {
+      step.apply(to: _storedResult)
+      return self
+    }
+    let target = Future<T, E>(_pending: ())
+    _register(_FutureTapStage(step, target: target))
+    return target
+  }
+}
+
+// MARK: - Futures that cannot fail
+
+extension Future where E == Never {
+  /// Gives a future that cannot fail any error type, so it chains with futures that can.
+  ///
+  /// ```swift
+  /// let id: Future<String, LookupError> = Future<String, Never>(value: "909253")
+  ///   .setFailureType(to: LookupError.self)
+  /// ```
+  ///
+  /// - Parameter failureType: The error type to adopt.
+  /// - Returns: A future with the same value, typed to fail with `F`.
+  @inlinable
+  public func setFailureType<F: Error>(to failureType: F.Type) -> Future<T, F> {
+    _catch(.error { (_: Never) -> F in })  // uninhabited input: the body needs no statement
+  }
+
+  /// Not available: a future whose error type is `Never` cannot fail, so there is no error to map.
+  ///
+  /// ```swift
+  /// Future<Int, Never>(value: 1).setFailureType(to: MyError.self)  // instead
+  /// ```
+  @available(*, unavailable, message: "this future cannot fail; use setFailureType(to:) to change its error type")
+  public func mapError<F>(_ transform: @escaping @Sendable (E) -> F) -> Future<T, F> {
+    fatalError("unavailable")
+  }
+
+  /// Not available: a future whose error type is `Never` cannot fail, so there is nothing to recover from.
+  ///
+  /// ```swift
+  /// Future<Int, Never>(value: 1)  // already cannot fail
+  /// ```
+  @available(*, unavailable, message: "this future cannot fail; there is nothing to recover from")
+  public func recover(_ transform: @escaping @Sendable (E) -> T) -> Future<T, Never> {
+    fatalError("unavailable")
+  }
+}

@@ -1,0 +1,92 @@
+// MARK: - Writing
+
+extension Future {
+  /// Makes a pending future and the resolver that completes it.
+  ///
+  /// Keep the resolver with the work and hand out the future. The future's observers run on the thread that
+  /// calls the resolver, before `resolve`/`reject` returns.
+  ///
+  /// ```swift
+  /// let (photos, resolver) = Future<[Photo], APIError>.makePending()
+  /// client.get("/photos") { resolver.complete($0) }
+  /// return photos
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - file: Where the future is made, for diagnostics; leave the default.
+  ///   - line: Where the future is made, for diagnostics; leave the default.
+  /// - Returns: The pending future and its writer side.
+  @inlinable
+  public static func makePending(
+    file: StaticString = #fileID, line: UInt = #line
+  ) -> (future: Future<T, E>, resolver: Resolver) {
+    let future = Future(_pending: ())
+    return (future, Resolver(_future: future, _site: _Site(file: file, line: line)))
+  }
+
+  /// The writer side of a pending future: completes it once.
+  ///
+  /// Completing runs the future's observers on the calling thread, before the call returns (deep inside a
+  /// synchronous chain of callbacks, the trampoline may run them just after the outermost one returns). Only the
+  /// first completion counts: later ones are ignored and, in debug builds, reported (see ``PromiseDiagnostics``).
+  ///
+  /// ```swift
+  /// let (future, resolver) = Future<Int, ParseError>.makePending()
+  /// resolver.resolve(42)
+  /// resolver.reject(.empty)  // ignored: the future already holds 42
+  /// ```
+  public struct Resolver {
+    @usableFromInline let _future: Future<T, E>
+    @usableFromInline let _site: _Site
+
+    @inlinable
+    init(_future: Future<T, E>, _site: _Site) {
+      self._future = _future
+      self._site = _site
+    }
+
+    /// Completes the future with `result`, unless it is already completed.
+    ///
+    /// ```swift
+    /// client.get(url) { result in resolver.complete(result) }
+    /// ```
+    ///
+    /// - Parameter result: The result every observer receives.
+    @inlinable
+    public func complete(_ result: Result<T, E>) {
+      guard let ready = _future._trySettle(result) else {
+        #if DEBUG
+          PromiseDiagnostics.report(.futureCompletedMoreThanOnce, site: _site)
+        #endif
+        return
+      }
+      ready.run()
+    }
+
+    /// Completes the future with a value, unless it is already completed.
+    ///
+    /// ```swift
+    /// resolver.resolve(artist)
+    /// ```
+    ///
+    /// - Parameter value: The value every observer receives.
+    @inlinable
+    public func resolve(_ value: T) {
+      complete(.success(value))
+    }
+
+    /// Completes the future with an error, unless it is already completed.
+    ///
+    /// ```swift
+    /// resolver.reject(.notFound)
+    /// ```
+    ///
+    /// - Parameter error: The error every observer receives.
+    @inlinable
+    public func reject(_ error: E) {
+      complete(.failure(error))
+    }
+  }
+}
+
+extension Future.Resolver: Sendable where T: Sendable {}

@@ -1,0 +1,69 @@
+// MARK: - Lazy to eager
+
+extension Promise {
+  /// Runs the promise now and returns the future of this run's result.
+  ///
+  /// The work starts on the calling thread before `start()` returns; the future completes on the thread that
+  /// delivers the result. Every call starts another run; the future keeps its run's result for all observers.
+  /// A future cannot be cancelled: the run goes on whether or not anyone observes it.
+  ///
+  /// ```swift
+  /// let artist = lookup(id: "909253").start()  // the request is under way
+  /// artist.observe { print($0) }
+  /// artist.observe { log($0) }                 // the same result; no second request
+  /// ```
+  ///
+  /// - Returns: The future of this run.
+  public func start() -> Future<T, E> {
+    let future = Future<T, E>(_pending: ())
+    _run(completing: future)
+    return future
+  }
+
+  /// A promise whose work runs once — on its first run — and whose result every run receives.
+  ///
+  /// Nothing runs until the first `run` of the returned promise (or of a copy of it). That run starts this
+  /// promise's work; every run, concurrent or later, receives the same result, on the thread that delivers it
+  /// or, once it is kept, at once on the thread that calls `run`. Failures are kept too: to try again, call
+  /// `shared()` again on the original promise. Cancelling one run stops only that run's delivery: the shared work
+  /// goes on for the others.
+  ///
+  /// ```swift
+  /// let config = download(configURL).then(decode).shared()
+  /// config.run { print($0) }  // downloads
+  /// config.run { print($0) }  // the same result, no second download
+  /// ```
+  ///
+  /// - Returns: A lazy promise memoizing this one's first run.
+  public func shared() -> Promise<T, E> {
+    let work = _SharedWork(self)
+    return Promise { completion in work.future().observe(completion) }
+  }
+}
+
+extension Promise {
+  /// Runs the promise once, completing `future` (which only this run completes) with the result.
+  func _run(completing future: Future<T, E>) {
+    nonisolated(unsafe) let future = future  // a future is thread-safe; `T` need not be `Sendable` to run
+    run { result in future._trySettle(result)?.run() }
+  }
+}
+
+// MARK: - Eager to lazy
+
+extension Future {
+  /// A lazy view of the future: each run delivers the future's result.
+  ///
+  /// Running it starts no work — the future's work has already started. A run delivers at once if the future is
+  /// completed, otherwise on the thread that completes it. Cancelling a run drops that run's delivery; the future
+  /// keeps the observer until it completes.
+  ///
+  /// ```swift
+  /// let artist: Future<Artist, LookupError> = cache.artist(id)
+  /// artist.promise.then(\.artistName).run { print($0) }
+  /// ```
+  public var promise: Promise<T, E> {
+    nonisolated(unsafe) let future = self
+    return Promise { completion in future.observe(completion) }
+  }
+}
