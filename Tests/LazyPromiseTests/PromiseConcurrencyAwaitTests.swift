@@ -232,6 +232,35 @@ struct PromiseConcurrencyAwaitTests {
     #expect(clock.pendingCount == 0)
   }
 
+  @Test("11.3 zip and all pass cooperative cancellation on to their inputs and deliver what they then deliver")
+  func combinatorsPassCooperativeCancellationOn() async {
+    let first = AwaitedTask<Int, TestError>(completingOnCancelWith: .success(1))
+    let second = AwaitedTask<Int, TestError>(completingOnCancelWith: .success(2))
+    let zipped = Task { await zip(first.promise, second.promise).map { $0 + $1 }.result }
+    await first.started.wait()
+    await second.started.wait()
+    zipped.cancel()
+    #expect(await zipped.value == .success(3))
+
+    let inputs = (0..<3).map { AwaitedTask<Int, TestError>(completingOnCancelWith: .success($0)) }
+    let gathered = Task { await Promise.all(inputs.map(\.promise), maxConcurrent: 2).result }
+    await inputs[0].started.wait()
+    await inputs[1].started.wait()
+    gathered.cancel()
+    #expect(await gathered.value == .success([0, 1, 2]), "the input started after the cancel sees it at once")
+    #expect(inputs.map(\.cancels.current) == [1, 1, 1])
+  }
+
+  @Test("11.2 a cancelled await of a race cancels every input")
+  func cancelledRaceCancelsEveryInput() async {
+    let inputs = (0..<3).map { _ in AwaitedTask<Int, LookupError>() }
+    let racing = Task { await Promise.race(inputs.map(\.promise)).result }
+    for input in inputs { await input.started.wait() }
+    racing.cancel()
+    #expect(await racing.value == .failure(.cancelled))
+    #expect(inputs.map(\.cancels.current) == [1, 1, 1])
+  }
+
   /// Waits until the task's cancel handler has run.
   func awaitingCancelHandler<T, E>(_ task: AwaitedTask<T, E>) async {
     while task.cancels.current == 0 { await Task.yield() }

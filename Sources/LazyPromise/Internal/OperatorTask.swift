@@ -63,6 +63,12 @@ extension Promise {
     Promise<U, F>(_stage: _OperatorStage(upstream: self, task: task))
   }
 
+  /// A promise whose task is one of the library's operators with no upstream (a combinator): it is told how its
+  /// run was stopped.
+  init(_operator task: @escaping @Sendable (_TaskRun, @escaping Completion) -> Void) {
+    self = Promise<Void, Never>(value: ())._operator { _, run, completion in task(run, completion) }  // never runs it
+  }
+
   /// Reassembles a promise from the parts a stage keeps of its upstream.
   init(_source: _Source<T, E>, _owner: _Link?) {
     self._source = _source
