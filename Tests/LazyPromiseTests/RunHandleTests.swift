@@ -24,7 +24,9 @@ struct RunHandleTests {
   @Test("8.2 cancelling runs the pending task's cancel handlers once, in registration order")
   func cancelRunsHandlersOnceInOrder() {
     let log = Recorder<String>()
-    let promise = Promise<Int, TestError> { _, onCancel in
+    let pending = Recorder<Promise<Int, TestError>.Completion>()
+    let promise = Promise<Int, TestError> { completion, onCancel in
+      pending.append(completion)  // kept, as a real task keeps it until its work ends
       onCancel { log.append("first") }
       onCancel { log.append("second") }
     }
@@ -38,7 +40,11 @@ struct RunHandleTests {
   func handlerRegisteredAfterCancelRunsAtOnce() {
     let log = Recorder<String>()
     let onCancelBox = Recorder<Promise<Int, TestError>.OnCancel>()
-    let handle = Promise<Int, TestError> { _, onCancel in onCancelBox.append(onCancel) }.run { _ in }
+    let pending = Recorder<Promise<Int, TestError>.Completion>()
+    let handle = Promise<Int, TestError> { completion, onCancel in
+      pending.append(completion)
+      onCancelBox.append(onCancel)
+    }.run { _ in }
     handle.cancel()
     onCancelBox.all.first? { log.append("late") }
     #expect(log.all == ["late"])
