@@ -1,3 +1,5 @@
+import Foundation
+import LazyPromise
 import LazyPromiseFoundation
 
 /// Everything that can go wrong between asking for an artist and printing its name, one case per
@@ -17,7 +19,14 @@ enum LookupError: Error, Hashable, Sendable {
   case artistNotFound(id: String)
   /// The lookup found artists, but none in `genre`; `found` are the genres it did find.
   case noGenreMatch(genre: String, id: String, found: [String])
+  /// The lookup took longer than `--timeout`; the request was cancelled.
+  case timedOut(seconds: TimeInterval)
+  /// The lookup was cancelled (Ctrl-C); the request was cancelled.
+  case cancelled
 }
+
+/// `cancelled` lets `await pipeline.result` end at once, typed, when the tool's task is cancelled.
+extension LookupError: CancellationRepresentable {}
 
 extension LookupError: CustomStringConvertible {
   /// One line that says what went wrong, e.g. `no Rock result for artist id 159260351 (found: Pop)`.
@@ -39,6 +48,10 @@ extension LookupError: CustomStringConvertible {
       return "no artist with id \(id)"
     case .noGenreMatch(let genre, let id, let found):
       return "no \(genre) result for artist id \(id) (found: \(found.joined(separator: ", ")))"
+    case .timedOut(let seconds):
+      return "no answer within \(String(format: "%g", seconds)) seconds (--timeout)"
+    case .cancelled:
+      return "cancelled"
     }
   }
 }

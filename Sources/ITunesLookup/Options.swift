@@ -8,7 +8,7 @@ struct Options: Equatable, Sendable {
   var genre = "Rock"
   /// The lookup API to ask, or `nil` for the recorded answers.
   var baseURL: URL? = nil
-  /// Seconds the API has to answer.
+  /// Seconds the whole lookup may take before it is cancelled.
   var timeout: TimeInterval = 10
   /// Whether to log each stage with its duration.
   var verbose = false
@@ -29,7 +29,7 @@ struct Options: Equatable, Sendable {
       --entity NAME      also look up the artist's entries of this kind, e.g. album
       --genre NAME       the genre to pick (default Rock; case does not matter)
       --base-url URL     ask the lookup API at URL instead, e.g. http://127.0.0.1:8080
-      --timeout SECONDS  how long the API has to answer (default 10)
+      --timeout SECONDS  how long the lookup may take (default 10); then it is cancelled
       --verbose          log each stage and its duration to standard error
       --help             print this help
     """

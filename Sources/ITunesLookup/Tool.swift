@@ -9,24 +9,37 @@ import LazyPromise
 /// has a use-after-free history on Linux (swift-corelibs-foundation #4791).
 let lookupSession = URLSession(configuration: .ephemeral)
 
-/// The example's pipeline, one stage per line: lookup, decode, model, filter. Nothing runs until
-/// the returned promise runs; each run looks up again.
+/// The example's pipeline, one stage per line: lookup, decode, model, filter — within
+/// `options.timeout` seconds. Nothing runs until the returned promise runs; each run looks up again.
 ///
-/// With a `log`, each stage logs its duration.
-func pipeline(_ options: Options, session: URLSession, log: StageLog? = nil) -> Promise<Artist, LookupError> {
-  let source = options.baseURL.map { LookupSource.live(baseURL: $0, session: session, timeout: options.timeout) }
+/// With a `log`, each stage logs its duration. The time limit runs on `clock` (a `VirtualScheduler`
+/// in tests): when it passes, the run fails with `.timedOut` and the request is cancelled.
+func pipeline(
+  _ options: Options, session: URLSession, log: StageLog? = nil, clock: some PromiseScheduler = DispatchQueue.global()
+) -> Promise<Artist, LookupError> {
+  // URLSession's own idle timeout is only a backstop, a second after ours: `timeout` below decides.
+  let source = options.baseURL.map {
+    LookupSource.live(baseURL: $0, session: session, timeout: options.timeout + 1)
+  }
   return timed("lookup", log, lookUp(options.query, from: source ?? .recorded))
     .then(timed("decode", log, decode))
     .then(timed("model", log, toModel))
     .then(timed("filter", log, filter(genre: options.genre, id: options.query.id)))
+    .timeout(.seconds(options.timeout), on: clock, error: .timedOut(seconds: options.timeout))
 }
 
 /// The tool: reads `arguments` (without the program's name), runs the pipeline, prints the
 /// artist's name or the error.
 ///
+/// Cancelling the task that runs it (Ctrl-C does, see `main.swift`) cancels the lookup's request
+/// at once and returns 130.
+///
 /// - Returns: The exit status: 0 when it printed a name, 1 when the lookup failed, 2 when the
-///   command line could not be read.
-func runTool(_ arguments: [String], console: Console = .standard, session: URLSession = lookupSession) async -> Int32 {
+///   command line could not be read, 130 when it was cancelled.
+func runTool(
+  _ arguments: [String], console: Console = .standard, session: URLSession = lookupSession,
+  clock: some PromiseScheduler = DispatchQueue.global()
+) async -> Int32 {
   let options: Options
   do {
     switch try Options.parse(arguments) {
@@ -47,15 +60,17 @@ func runTool(_ arguments: [String], console: Console = .standard, session: URLSe
     console.report("source  \(source ?? "recorded answer for id \(options.query.id)")")
   }
   let printName = timed("print", log, console.printName)
-  return await withCheckedContinuation { done in
-    pipeline(options, session: session, log: log).run(
-      some: { artist in
-        printName(artist)
-        done.resume(returning: 0)
-      },
-      none: { error in
-        console.printError(error)
-        done.resume(returning: 1)
-      })
+  // One run, awaited: `LookupError` can say `.cancelled`, so cancelling this task ends the await at
+  // once and cancels the run (and with it the request).
+  switch await pipeline(options, session: session, log: log, clock: clock).result {
+  case .success(let artist):
+    printName(artist)
+    return 0
+  case .failure(.cancelled):
+    console.printError(.cancelled)
+    return 130
+  case .failure(let error):
+    console.printError(error)
+    return 1
   }
 }

@@ -121,23 +121,24 @@ extension Future where E == Never {
     _catch(.error { (_: Never) -> F in })  // uninhabited input: the body needs no statement
   }
 
-  /// Not available: a future whose error type is `Never` cannot fail, so there is no error to map.
+  /// Deprecated where it can never run: a future whose error type is `Never` cannot fail, so there is no error to map.
   ///
   /// ```swift
   /// Future<Int, Never>(value: 1).setFailureType(to: MyError.self)  // instead
   /// ```
-  @available(*, unavailable, message: "this future cannot fail; use setFailureType(to:) to change its error type")
+  @available(*, deprecated, message: "this future cannot fail, so the transform never runs; use setFailureType(to:)")
   public func mapError<F>(_ transform: @escaping @Sendable (E) -> F) -> Future<T, F> {
-    fatalError("unavailable")
+    setFailureType(to: F.self)
   }
 
-  /// Not available: a future whose error type is `Never` cannot fail, so there is nothing to recover from.
+  /// Deprecated where it can never run: a future whose error type is `Never` cannot fail, so there is nothing to
+  /// recover from; it returns the same future.
   ///
   /// ```swift
   /// Future<Int, Never>(value: 1)  // already cannot fail
   /// ```
-  @available(*, unavailable, message: "this future cannot fail; there is nothing to recover from")
+  @available(*, deprecated, message: "this future cannot fail, so there is nothing to recover from")
   public func recover(_ transform: @escaping @Sendable (E) -> T) -> Future<T, Never> {
-    fatalError("unavailable")
+    self
   }
 }

@@ -118,23 +118,24 @@ extension Promise where E == Never {
       })
   }
 
-  /// Not available: a promise whose error type is `Never` cannot fail, so there is no error to map.
+  /// Deprecated where it can never run: a promise whose error type is `Never` cannot fail, so there is no error to map.
   ///
   /// ```swift
   /// Promise<Int, Never>(value: 1).setFailureType(to: MyError.self)  // instead
   /// ```
-  @available(*, unavailable, message: "this promise cannot fail; use setFailureType(to:) to change its error type")
+  @available(*, deprecated, message: "this promise cannot fail, so the transform never runs; use setFailureType(to:)")
   public func mapError<F>(_ transform: @escaping @Sendable (E) -> F) -> Promise<T, F> {
-    fatalError("unavailable")
+    setFailureType(to: F.self)
   }
 
-  /// Not available: a promise whose error type is `Never` cannot fail, so there is nothing to recover from.
+  /// Deprecated where it can never run: a promise whose error type is `Never` cannot fail, so there is nothing to
+  /// recover from; it returns the same promise.
   ///
   /// ```swift
   /// Promise<Int, Never>(value: 1)  // already cannot fail
   /// ```
-  @available(*, unavailable, message: "this promise cannot fail; there is nothing to recover from")
+  @available(*, deprecated, message: "this promise cannot fail, so there is nothing to recover from")
   public func recover(_ transform: @escaping @Sendable (E) -> T) -> Promise<T, Never> {
-    fatalError("unavailable")
+    self
   }
 }

@@ -22,7 +22,7 @@ public func zip<A: Sendable, B: Sendable, each C: Sendable, E: Error>(
   _ first: Promise<A, E>, _ second: Promise<B, E>, _ rest: repeat Promise<each C, E>
 ) -> Promise<(A, B, repeat each C), E> {
   let inputs = _ZipInputs(first, second, repeat each rest)
-  return Promise<(A, B, repeat each C), E> { completion, onCancel in
+  return Promise<(A, B, repeat each C), E>(_operator: { run, completion in
     let slots = _ZipSlots<A, B, repeat each C>()
     let gather = _Gather(inputs.storing(into: slots), rule: .allSucceed) { decisive, _ in
       if case .failure(let error)? = decisive {
@@ -31,9 +31,9 @@ public func zip<A: Sendable, B: Sendable, each C: Sendable, E: Error>(
         completion(.success(slots.values()))
       }
     }
-    onCancel { gather.cancel() }
+    run.onStop(gather.stop)
     gather.start()
-  }
+  })
 }
 
 /// The inputs of a `zip`, kept as a tuple of promises of different value types.

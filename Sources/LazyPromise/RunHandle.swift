@@ -72,6 +72,17 @@ public final class RunHandle: Sendable {
     }
   }
 
+  /// Asks the run to stop cooperatively: the pending task's cancel handlers run now, and so does every handler a
+  /// task of this run registers later (at once) — but nothing is suppressed: stages still start and the run still
+  /// delivers whatever its tasks deliver. Calling it again does nothing.
+  ///
+  /// This is Swift's cooperative cancellation, used where a run cannot end with a value of its own (an awaited
+  /// promise whose error type cannot say "cancelled"); `cancel()` after it still suppresses delivery.
+  func _interrupt() {
+    let slot = _handlers.exchange(1, ordering: .acquiringAndReleasing)
+    if slot > 1 { _CancelHandlerNode.runAndRelease(slot) }
+  }
+
   @inlinable
   var _isCancelled: Bool { _state.load(ordering: .relaxed) & Self._cancelled != 0 }
 

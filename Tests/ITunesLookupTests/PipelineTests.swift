@@ -48,8 +48,8 @@ struct PipelineTests {
       testDescription: "an artist among collections is still found",
       reply: answer(LookupQuery(id: "909253", entity: "album")), expected: .success(ModelTests.jackJohnson)),
     Case(
-      testDescription: "a server that stalls past the timeout fails http(timedOut)",
-      reply: { .stall }, expected: .failure(.http(.timedOut))),
+      testDescription: "a server that stalls past the timeout fails timedOut",
+      reply: { .stall }, expected: .failure(.timedOut(seconds: 0.5))),
     Case(
       testDescription: "a body cut off mid-way fails http(transportFailed(networkConnectionLost))",
       reply: { .cutOff(status: 200, body: Array(#"{"resultCount":1,"res"#.utf8), declaredLength: 400) },
@@ -94,6 +94,23 @@ struct PipelineTests {
     }
     #expect(captured.output.isEmpty)
     #expect(captured.diagnostics.isEmpty)
+  }
+
+  @Test("the timeout cancels the request when the time passes, on virtual time", .timeLimit(.minutes(1)))
+  func timeoutCancelsTheRequest() async throws {
+    let clock = VirtualScheduler()
+    try await LoopbackHTTPServer.serving({ _ in .stall }) { server in
+      var events = server.events.makeAsyncIterator()
+      var options = Self.options(server.baseURL)
+      options.timeout = 30
+      let outcome = Task { await result(of: pipeline(options, session: testSession, clock: clock)) }
+      _ = await events.nextRequest()
+      clock.advance(by: .seconds(29))
+      clock.advance(by: .seconds(1))
+      #expect(await outcome.value == .failure(.timedOut(seconds: 30)))
+      #expect(await events.nextClose(), "the request was cancelled")
+      #expect(clock.pendingCount == 0)
+    }
   }
 
   @Test("the recorded source runs the same stages offline")

@@ -1,4 +1,5 @@
 import Foundation
+import LazyPromise
 import LoopbackHTTPServer
 import Testing
 
@@ -7,9 +8,11 @@ import Testing
 /// The tool as `swift run itunes-lookup` runs it: arguments in, lines and an exit status out.
 @Suite("itunes-lookup")
 struct ToolTests {
-  func run(_ arguments: [String]) async -> (status: Int32, output: [String], diagnostics: [String]) {
+  func run(
+    _ arguments: [String], clock: some PromiseScheduler = DispatchQueue.global()
+  ) async -> (status: Int32, output: [String], diagnostics: [String]) {
     let captured = CapturedConsole()
-    let status = await runTool(arguments, console: captured.console, session: testSession)
+    let status = await runTool(arguments, console: captured.console, session: testSession, clock: clock)
     return (status, captured.output, captured.diagnostics)
   }
 
@@ -71,7 +74,48 @@ struct ToolTests {
     try await LoopbackHTTPServer.serving({ _ in .stall }) { server in
       let run = await run(["--base-url", server.baseURL.absoluteString, "--timeout", "0.5"])
       #expect(run.status == 1)
-      #expect(run.diagnostics == ["error: the lookup request failed: the request timed out"])
+      #expect(run.diagnostics == ["error: no answer within 0.5 seconds (--timeout)"])
+    }
+  }
+
+  @Test("--timeout cancels the request when the time passes and exits 1", .timeLimit(.minutes(1)))
+  func timeoutCancelsTheRequest() async throws {
+    let clock = VirtualScheduler()
+    try await LoopbackHTTPServer.serving({ _ in .stall }) { server in
+      var events = server.events.makeAsyncIterator()
+      let tool = Task { await run(["--base-url", server.baseURL.absoluteString, "--timeout", "20"], clock: clock) }
+      _ = await events.nextRequest()
+      clock.advance(by: .seconds(20))
+      let outcome = await tool.value
+      #expect(outcome.status == 1)
+      #expect(outcome.diagnostics == ["error: no answer within 20 seconds (--timeout)"])
+      #expect(await events.nextClose(), "the request was cancelled")
+    }
+  }
+
+  @Test("cancelling the tool, as Ctrl-C does, cancels the request and exits 130", .timeLimit(.minutes(1)))
+  func cancellingTheToolCancelsTheRequest() async throws {
+    try await LoopbackHTTPServer.serving({ _ in .stall }) { server in
+      var events = server.events.makeAsyncIterator()
+      let tool = Task { await run(["--base-url", server.baseURL.absoluteString]) }
+      _ = await events.nextRequest()
+      tool.cancel()
+      let outcome = await tool.value
+      #expect(outcome.status == 130)
+      #expect(outcome.output.isEmpty)
+      #expect(outcome.diagnostics == ["error: cancelled"])
+      #expect(await events.nextClose(), "the request was cancelled")
+    }
+  }
+
+  @Test("a cancelled tool starts no request")
+  func toolCancelledBeforeStartingSendsNothing() async throws {
+    try await LoopbackHTTPServer.serving({ _ in .stall }) { server in
+      let tool = Task {
+        withUnsafeCurrentTask { $0?.cancel() }
+        return await run(["--base-url", server.baseURL.absoluteString])
+      }
+      #expect(await tool.value.status == 130)
     }
   }
 }

@@ -24,7 +24,9 @@ struct RunHandleTests {
   @Test("8.2 cancelling runs the pending task's cancel handlers once, in registration order")
   func cancelRunsHandlersOnceInOrder() {
     let log = Recorder<String>()
-    let promise = Promise<Int, TestError> { _, onCancel in
+    let pending = Recorder<Promise<Int, TestError>.Completion>()
+    let promise = Promise<Int, TestError> { completion, onCancel in
+      pending.append(completion)  // kept, as a real task keeps it until its work ends
       onCancel { log.append("first") }
       onCancel { log.append("second") }
     }
@@ -38,7 +40,11 @@ struct RunHandleTests {
   func handlerRegisteredAfterCancelRunsAtOnce() {
     let log = Recorder<String>()
     let onCancelBox = Recorder<Promise<Int, TestError>.OnCancel>()
-    let handle = Promise<Int, TestError> { _, onCancel in onCancelBox.append(onCancel) }.run { _ in }
+    let pending = Recorder<Promise<Int, TestError>.Completion>()
+    let handle = Promise<Int, TestError> { completion, onCancel in
+      pending.append(completion)
+      onCancelBox.append(onCancel)
+    }.run { _ in }
     handle.cancel()
     onCancelBox.all.first? { log.append("late") }
     #expect(log.all == ["late"])
@@ -77,5 +83,35 @@ struct RunHandleTests {
     handle.cancel()
     pending.all.first?(.success(1))
     #expect(secondTaskStarts.current == 0)
+  }
+
+  @Test("8.3 cancel called from many threads at once cancels once and runs each cancel handler once")
+  func concurrentCancelsCancelOnce() {
+    let pending = ManualTask<Int, TestError>()
+    let handle = pending.promise.run { _ in Issue.record("a cancelled run must not deliver") }
+    #expect(pending.starts.current == 1)
+    DispatchQueue.concurrentPerform(iterations: 16) { _ in handle.cancel() }
+    #expect(pending.cancels.current == 1)
+    #expect(handle.isCancelled)
+  }
+
+  @Test("8.1 cancelling from inside a stage stops the chain after that stage")
+  func cancelFromInsideAStageStopsTheChain() {
+    let handleBox = Recorder<RunHandle>()
+    let pending = Recorder<Promise<Int, TestError>.Completion>()
+    let laterStages = Counter()
+    let promise = Promise<Int, TestError> { completion in pending.append(completion) }
+      .map { value -> Int in
+        handleBox.all.first?.cancel()
+        return value
+      }
+      .map { value -> Int in
+        laterStages.increment()
+        return value
+      }
+    handleBox.append(promise.run { _ in Issue.record("a cancelled run must not deliver") })
+    pending.all.first?(.success(1))
+    #expect(laterStages.current == 0)
+    #expect(handleBox.all.first?.isCancelled == true)
   }
 }

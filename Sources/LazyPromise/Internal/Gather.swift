@@ -35,6 +35,8 @@ struct _GatherStateMachine<T, E: Error> {
   var remaining: Int
   var finished = false
   var driving = false
+  /// The combined run was interrupted (cooperative cancellation): every input, running or started later, is too.
+  var interrupted = false
 
   init(count: Int, rule: Rule, limit: Int?) {
     self.rule = rule
@@ -66,11 +68,21 @@ struct _GatherStateMachine<T, E: Error> {
     return nextIndex - 1
   }
 
-  /// An input's `run` returned its handle; `false` when the combined run is already over (cancel the handle).
-  mutating func started(_ index: Int, handle: RunHandle) -> Bool {
-    guard !finished else { return false }
+  /// What to do with an input that has just started.
+  enum Started {
+    /// Nothing: it runs on.
+    case keep
+    /// Interrupt it: the combined run was interrupted.
+    case interrupt
+    /// Cancel it: the combined run is already over.
+    case cancel
+  }
+
+  /// An input's `run` returned its handle.
+  mutating func started(_ index: Int, handle: RunHandle) -> Started {
+    guard !finished else { return .cancel }
     if !settled[index] { handles[index] = handle }
-    return true
+    return interrupted ? .interrupt : .keep
   }
 
   /// An input delivered `result`.
@@ -102,6 +114,14 @@ struct _GatherStateMachine<T, E: Error> {
     guard !finished else { return [] }
     finished = true
     defer { handles = [] }
+    return handles.compactMap { $0 }
+  }
+
+  /// The combined run was interrupted: interrupt the inputs still running, and every input started from now on;
+  /// results are still collected and delivered.
+  mutating func interrupt() -> [RunHandle] {
+    guard !finished else { return [] }
+    interrupted = true
     return handles.compactMap { $0 }
   }
 
@@ -147,6 +167,20 @@ final class _Gather<T: Sendable, E: Error>: @unchecked Sendable {  // its mutabl
     for handle in state.withLock({ $0.cancel() }) { handle.cancel() }
   }
 
+  /// Interrupts the run (cooperative cancellation): the inputs' cancel handlers run, now and as each starts, and
+  /// the run still delivers what they then deliver.
+  func interrupt() {
+    for handle in state.withLock({ $0.interrupt() }) { handle._interrupt() }
+  }
+
+  /// Stops the run the way the combined run was stopped.
+  func stop(_ mode: _StopMode) {
+    switch mode {
+    case .cancel: cancel()
+    case .interrupt: interrupt()
+    }
+  }
+
   private func perform(_ action: _GatherStateMachine<T, E>.Action) {
     switch action {
     case .none:
@@ -164,24 +198,29 @@ final class _Gather<T: Sendable, E: Error>: @unchecked Sendable {  // its mutabl
       let handle = inputs[index].run { result in
         self.perform(self.state.withLock { $0.received(result, from: index) })
       }
-      if !state.withLock({ $0.started(index, handle: handle) }) { handle.cancel() }
+      switch state.withLock({ $0.started(index, handle: handle) }) {
+      case .keep: break
+      case .interrupt: handle._interrupt()
+      case .cancel: handle.cancel()
+      }
     }
   }
 }
 
 extension _Gather {
   /// The lazy promise of a combinator over `inputs`: each run gathers them afresh, cancels them if the run is
-  /// cancelled, and delivers what `combine` makes of the decisive result or of every input's result.
+  /// cancelled (interrupts them if it is interrupted), and delivers what `combine` makes of the decisive result or
+  /// of every input's result.
   static func promise<Output, Failure>(
     _ inputs: [Promise<T, E>], rule: _GatherStateMachine<T, E>.Rule, limit: Int? = nil,
     combine: @escaping @Sendable (_ decisive: Result<T, E>?, _ results: [Result<T, E>?]) -> Result<Output, Failure>
   ) -> Promise<Output, Failure> {
-    Promise<Output, Failure> { completion, onCancel in
+    Promise<Output, Failure>(_operator: { run, completion in
       let gather = _Gather(inputs, rule: rule, limit: limit) { decisive, results in
         completion(combine(decisive, results))
       }
-      onCancel { gather.cancel() }
+      run.onStop(gather.stop)
       gather.start()
-    }
+    })
   }
 }

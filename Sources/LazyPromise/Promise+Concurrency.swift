@@ -1,0 +1,229 @@
+import Synchronization
+
+/// An error type that can say "cancelled": awaiting a promise that fails with it ends at once when the awaiting
+/// Swift task is cancelled.
+///
+/// Swift's own `CancellationError` adopts it. Adopt it in your error type to let `await promise.value` answer
+/// task cancellation immediately with a typed error, instead of waiting for the work to wind down.
+///
+/// ```swift
+/// enum LookupError: Error, CancellationRepresentable {
+///   case notFound
+///   case cancelled  // an enum case satisfies the requirement
+/// }
+/// ```
+public protocol CancellationRepresentable: Error {
+  /// The error that means "the awaiting task was cancelled".
+  static var cancelled: Self { get }
+}
+
+extension CancellationError: CancellationRepresentable {
+  /// A `CancellationError`.
+  ///
+  /// ```swift
+  /// let promise = Promise<Int, CancellationError>(value: 1)  // `await promise.value` throws one on cancellation
+  /// ```
+  public static var cancelled: CancellationError { CancellationError() }
+}
+
+// MARK: - Awaiting a promise
+
+extension Promise where T: Sendable {
+  /// Runs the promise and waits for its value, throwing its error with its own type.
+  ///
+  /// Each `await` is one run. The getter is `nonisolated`: the work starts on Swift's global concurrent executor
+  /// (not on the caller's actor) and continues wherever it delivers; the value then returns to the caller.
+  /// Cancelling the awaiting task is forwarded cooperatively, as in Swift's own async functions: the pending
+  /// task's cancel handlers run (and so do those of every later task of the run, at once), and the `await` ends
+  /// with whatever the work then delivers — an `E` cannot say "cancelled" unless it is
+  /// ``CancellationRepresentable``, in which case the more specific `value` ends the `await` at once.
+  ///
+  /// ```swift
+  /// let artist = try await lookup(id: "909253").then(decode).value  // throws(LookupError)
+  /// ```
+  ///
+  /// > Important: With cooperative cancellation the `await` lasts until the work delivers. A cancel handler that
+  /// > stops work without completing it (invalidating a timer, say) leaves the `await` waiting; complete the task
+  /// > from the handler, or adopt ``CancellationRepresentable``.
+  public var value: T {
+    get async throws(E) {
+      try await _awaitResult(endingWith: nil).get()
+    }
+  }
+
+  /// Runs the promise and waits for its result, value or typed error.
+  ///
+  /// Threads and cancellation are as for `value`.
+  ///
+  /// ```swift
+  /// switch await lookup(id: "909253").result {
+  /// case .success(let artist): print(artist.artistName)
+  /// case .failure(let error): print("error:", error)
+  /// }
+  /// ```
+  public var result: Result<T, E> {
+    get async { await _awaitResult(endingWith: nil) }
+  }
+}
+
+extension Promise where T: Sendable, E: CancellationRepresentable {
+  /// Runs the promise and waits for its value; cancelling the awaiting task cancels the run and throws
+  /// `E.cancelled` at once.
+  ///
+  /// Each `await` is one run. If the awaiting task is already cancelled, the work never starts. Otherwise task
+  /// cancellation cancels the run (`RunHandle.cancel()`: the pending task's cancel handlers run, nothing more
+  /// starts) and the `await` ends with `.cancelled` without waiting for the work.
+  ///
+  /// ```swift
+  /// let task = Task { try await lookup(id: "909253").value }  // Promise<Artist, LookupError>
+  /// task.cancel()  // the request is cancelled; the task throws LookupError.cancelled
+  /// ```
+  public var value: T {
+    get async throws(E) {
+      try await _awaitResult(endingWith: .cancelled).get()
+    }
+  }
+
+  /// Runs the promise and waits for its result; cancelling the awaiting task cancels the run and gives
+  /// `.failure(.cancelled)` at once.
+  ///
+  /// Threads and cancellation are as for `value`.
+  ///
+  /// ```swift
+  /// if case .failure(.cancelled) = await lookup(id: "909253").result { return }
+  /// ```
+  public var result: Result<T, E> {
+    get async { await _awaitResult(endingWith: .cancelled) }
+  }
+}
+
+extension Promise where T: Sendable, E == any Error {
+  /// Runs the promise and waits for its value; cancelling the awaiting task cancels the run and throws a
+  /// `CancellationError` at once, as untyped Swift code expects.
+  ///
+  /// Each `await` is one run. If the awaiting task is already cancelled, the work never starts.
+  ///
+  /// ```swift
+  /// let data = try await Promise<Data, any Error> { try await download(url) }.value
+  /// ```
+  public var value: T {
+    get async throws {
+      try await _awaitResult(endingWith: CancellationError()).get()
+    }
+  }
+
+  /// Runs the promise and waits for its result; cancelling the awaiting task cancels the run and gives
+  /// `.failure(CancellationError())` at once.
+  ///
+  /// ```swift
+  /// let outcome = await download.result
+  /// ```
+  public var result: Result<T, E> {
+    get async { await _awaitResult(endingWith: CancellationError()) }
+  }
+}
+
+extension Promise where T: Sendable, E == Never {
+  /// Runs a promise that cannot fail and waits for its value; nothing to `try`.
+  ///
+  /// Cancelling the awaiting task is forwarded cooperatively (the run's cancel handlers run) and the `await` ends
+  /// with the value the work then delivers: a `Never` promise has no other way to end. The library's `delay`
+  /// delivers its value at once when interrupted this way.
+  ///
+  /// ```swift
+  /// let count: Int = await Promise<[Int], Never>(value: [1, 2, 3]).then(\.count).value
+  /// ```
+  public var value: T {
+    get async {
+      switch await _awaitResult(endingWith: nil) {
+      case .success(let value): value
+      }
+    }
+  }
+}
+
+extension Promise where T: Sendable {
+  /// One run, awaited. With `cancelled`, task cancellation cancels the run and ends the `await` with it at once;
+  /// without, it interrupts the run cooperatively and the `await` ends with what the run delivers.
+  func _awaitResult(endingWith cancelled: E?) async -> Result<T, E> {
+    let bridge = _AwaitBridge<T, E>()
+    return await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        bridge.start(self, continuation, cancelled: cancelled)
+      }
+    } onCancel: {
+      bridge.taskCancelled(endingWith: cancelled)
+    }
+  }
+}
+
+/// Joins one run to one continuation, which it resumes exactly once: with the run's result, or — when the
+/// awaiting task is cancelled and the error type can say so — with that error.
+final class _AwaitBridge<T: Sendable, E: Error>: Sendable {
+  private let handle = RunHandle()
+  private let continuation = Mutex<CheckedContinuation<Result<T, E>, Never>?>(nil)
+
+  /// Stores the continuation, then starts the run (unless the task was cancelled first and `cancelled` can say
+  /// so).
+  func start(_ promise: Promise<T, E>, _ continuation: CheckedContinuation<Result<T, E>, Never>, cancelled: E?) {
+    self.continuation.withLock { $0 = continuation }
+    if let cancelled, handle.isCancelled {
+      resume(.failure(cancelled))
+      return
+    }
+    promise._run(handle) { [self] result in resume(result) }
+  }
+
+  /// The awaiting task was cancelled (before or after `start`).
+  func taskCancelled(endingWith cancelled: E?) {
+    guard let cancelled else {
+      handle._interrupt()
+      return
+    }
+    handle.cancel()
+    // `cancel()` and delivery exclude each other: once the run is cancelled it will never deliver, so this is
+    // the one resume. (Before `start` there is no continuation yet; `start` then resumes.)
+    if handle.isCancelled { resume(.failure(cancelled)) }
+  }
+
+  private func resume(_ result: Result<T, E>) {
+    continuation.withLock { $0.take() }?.resume(returning: result)
+  }
+}
+
+// MARK: - Promises of async work
+
+extension Promise where T: Sendable {
+  /// Creates a promise of async work: each run starts a new `Task` that runs `operation`.
+  ///
+  /// Nothing starts until the promise runs. The task runs on the global concurrent executor (or the actor
+  /// `operation` is isolated to), and the result is delivered from it. Cancelling the run cancels the task;
+  /// a cancelled run ignores what the task then returns.
+  ///
+  /// ```swift
+  /// let profile = Promise { () throws(APIError) in try await api.profile(id: 42) }
+  /// profile.then(\.name).run(some: show, none: report)  // the request starts here
+  /// ```
+  ///
+  /// Say the error type in the closure, as above, or pass a function (`Promise(operation: api.currentProfile)`):
+  /// Swift 6 infers `throws(any Error)` for a closure containing `try`, whatever the context asks for.
+  ///
+  /// - Parameters:
+  ///   - file: Where the promise is made, for diagnostics; leave the default.
+  ///   - line: Where the promise is made, for diagnostics; leave the default.
+  ///   - operation: The async work; its error type is the promise's.
+  public init(
+    file: StaticString = #fileID, line: UInt = #line, operation: @escaping @Sendable () async throws(E) -> T
+  ) {
+    self.init(file: file, line: line) { completion, onCancel in
+      let task = Task {
+        do throws(E) {
+          completion(.success(try await operation()))
+        } catch {
+          completion(.failure(error))
+        }
+      }
+      onCancel { task.cancel() }
+    }
+  }
+}
