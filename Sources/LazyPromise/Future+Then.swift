@@ -81,7 +81,23 @@ extension Future {
   func _then<U>(_ step: _FutureValueStep<T, U, E>) -> Future<U, E> {
     if _state.isCompleted {
       let result = _storedResult
-      if case .success(let value) = result, case .future(let transform) = step { return transform(value) }
+      if case .success(let value) = result, case .future(let transform) = step {
+        // A loop written as recursion (`count(n) = done.then { count(n - 1) }`) calls back into here from the
+        // transform: go through the trampoline, so once the stack budget is spent the rest continues from the
+        // outermost hop and this returns a future that it completes.
+        switch _hopMode() {
+        case .call:
+          return transform(value)
+        case .enter:
+          let next = transform(value)
+          _drainHops()
+          return next
+        case .enqueue:
+          let target = Future<U, E>(_pending: ())
+          _enqueueHop { transform(value)._forward(to: target).run() }
+          return target
+        }
+      }
       let target = Future<U, E>(_pending: ())
       step.continue(with: result, into: target).run()
       return target

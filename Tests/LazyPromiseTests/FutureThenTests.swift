@@ -216,6 +216,19 @@ struct FutureThenTests {
     #expect(finished.current == 1)
   }
 
+  static func countDown(_ n: Int) -> Future<Int, TestError> {
+    Future(value: n).then { n in n == 0 ? Future(value: 0) : countDown(n - 1) }
+  }
+
+  @Test("E1.8 a recursive loop of 1,000,000 iterations over completed futures completes, on a 512 KiB thread")
+  func millionIterationLoopOnSmallStack() async {
+    let delivered = Recorder<Result<Int, TestError>?>()
+    await onThread(stackSize: Self.smallStack) {
+      delivered.append(Self.countDown(Self.stages).result)
+    }
+    #expect(delivered.all == [.success(0)])
+  }
+
   @Test("E1.8 observers that resolve the next future, 100,000 deep, stay stack-safe on a 512 KiB thread")
   func nestedResolversStaySafeOnSmallStack() async {
     let delivered = Recorder<Result<Int, TestError>?>()
