@@ -61,6 +61,23 @@ extension Promise {
     Promise<U, E>(_stage: _MapStage(upstream: self, transform: transform))
   }
 
+  /// Transforms the value with a function that can fail: the unambiguous spelling of `then` with a
+  /// `T -> Result<U, E>` function. A `.failure` skips the rest of the chain.
+  ///
+  /// Prefer it to `then` for unannotated inline closures that build a `Result`: it has one overload, so the
+  /// type checker never has to choose (see `Docs/Troubleshooting.md`).
+  ///
+  /// ```swift
+  /// let checked = Promise<Int, RangeError>(value: 3).attemptMap { $0 < 0 ? .failure(.negative) : .success($0) }
+  /// ```
+  ///
+  /// - Parameter transform: Turns the value into the next one, or into the typed error that ends the chain.
+  /// - Returns: A promise of the transformed value.
+  @inlinable
+  public func attemptMap<U>(_ transform: @escaping @Sendable (T) -> Result<U, E>) -> Promise<U, E> {
+    Promise<U, E>(_stage: _ResultStage(upstream: self, transform: transform))
+  }
+
   /// Continues with more asynchronous work: the unambiguous spelling of `then` with a `T -> Promise<U, E>`
   /// function.
   ///

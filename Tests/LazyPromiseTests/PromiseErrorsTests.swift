@@ -49,6 +49,24 @@ struct PromiseErrorsTests {
     #expect(results.all == [.success(1), .failure(.first)])
   }
 
+  @Test func attemptMapFailsWithTheTypedErrorAndSkipsTheRest() {
+    let values = Recorder<Int>()
+    let errors = Recorder<TestError>()
+    let laterStages = Counter()
+    for start in [1, -1] {
+      Promise<Int, TestError>(value: start)
+        .attemptMap { $0 < 0 ? .failure(.code($0)) : .success($0 * 10) }
+        .map { value in
+          laterStages.increment()
+          return value
+        }
+        .run(some: { values.append($0) }, none: { errors.append($0) })
+    }
+    #expect(values.all == [10])
+    #expect(errors.all == [.code(-1)])
+    #expect(laterStages.current == 1)
+  }
+
   @Test func alwaysObservesTheResult() {
     let seen = Recorder<Result<Int, TestError>>()
     Promise<Int, TestError>(error: .code(4)).always { seen.append($0) }.run { _ in }

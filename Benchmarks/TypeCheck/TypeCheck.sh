@@ -1,0 +1,308 @@
+#!/usr/bin/env bash
+# TypeCheck.sh — how long the Swift type checker takes on long `then` chains.
+#
+# Generates one Swift file per (chain shape, number of stages), type-checks it with
+#   swiftc -typecheck -Xfrontend -debug-time-function-bodies -Xfrontend -warn-long-expression-type-checking=1
+# and reports the median time spent on the function holding the chain (and the whole swiftc process).
+# The Swift.Result anchor ("anchor") writes the same closures with Result.map / Result.flatMap.
+#
+# Usage:
+#   TypeCheck.sh table  [options] TARGET...   measure every shape at the given stage counts
+#   TypeCheck.sh ladder [options] TARGET...   climb 2,3,4,5,6,8,10,15,20 stages until the first failure
+#   TypeCheck.sh source SHAPE STAGES [anchor]  print one generated file
+#   TypeCheck.sh picks TARGET SHAPE STAGES    the declaration each stage resolved to (from -dump-ast), last stage first
+#   TypeCheck.sh work TARGET SHAPE MAX        overload choices the solver attempted for 1...MAX stages
+#                                             (-debug-constraints); shows whether the work grows linearly
+#   TypeCheck.sh shapes                       list the chain shapes
+# TARGET is "anchor", the name of a prototype under candidates/ (built from candidates/Core.swift and
+# candidates/NAME/*.swift), or "module" for an already built LazyPromise (see --module-dir).
+# Options:
+#   --runs N            runs per point, median reported (default 3)
+#   --stages "A B"      stage counts for `table` (default "20")
+#   --shapes "A B"      shapes to measure (default: all)
+#   --module-dir DIR    directory holding LazyPromise.swiftmodule for TARGET "module"
+#                       (in the package: swift build, then --module-dir .build/debug/Modules)
+#   --timeout S         give up on one compile after S seconds (default 120)
+#   --context async     put the chain in an `async` function (default: a synchronous one); in an async
+#                       function every synchronous call adds to a score that outranks @_disfavoredOverload
+# Output: one Markdown table row per point:
+#   | target | shape | stages | status | chain body ms | swiftc wall ms |
+# status is ok, too-complex ("unable to type-check this expression in reasonable time"), error or timeout.
+set -uo pipefail
+cd "$(dirname "$0")"
+
+runs=3; stage_counts="20"; shapes=""; module_dir=""; timeout_s=120; context=sync
+work=${TYPECHECK_WORK:-out/typecheck}
+
+all_shapes="plain alt result result-ctor promise promise-fn ifexpr ret-plain
+ms-plain ms-result ms-promise ms-plain-ret ms-result-ret ms-promise-ret
+ann-plain ann-result ann-promise ref-plain ref-result ref-promise ref-mix
+map flatmap flatmap-result ms-map ms-flatmap attempt ms-attempt trymap spelled-mix
+mixed inline-se inline-ms-ret inline-mix"
+
+# ---------------------------------------------------------------------------------------------
+# Chain shapes. Every stage maps Int -> Int unless the shape says otherwise.
+
+stage() {
+  local s=$1 i=$2
+  case $s in
+    # inline single-expression closures
+    plain)        echo '.then { $0 + 1 }' ;;
+    alt)          if (( i % 2 == 0 )); then echo '.then { String($0) }'; else echo '.then { Int($0) ?? 0 }'; fi ;;
+    result)       echo '.then { $0 < 0 ? .failure(.negative) : .success($0 + 1) }' ;;
+    result-ctor)  echo '.then { Result<Int, MyError>.success($0 + 1) }' ;;
+    promise)      echo '.then { Promise(value: $0 + 1) }' ;;
+    promise-fn)   echo '.then { fetch($0) }' ;;
+    ifexpr)       echo '.then { x in if x > 0 { x } else { -x } }' ;;
+    ret-plain)    echo '.then { return $0 + 1 }' ;;
+    # inline multi-statement closures, nothing annotated
+    ms-plain)     printf '%s\n' '.then { x in' '  let y = x + 1' '  return y * 2' '}' ;;
+    ms-result)    printf '%s\n' '.then { x in' '  if x >= 0 { return .success(x + 1) }' '  return .failure(.negative)' '}' ;;
+    ms-promise)   printf '%s\n' '.then { x in' '  let y = x + 1' '  return fetch(y)' '}' ;;
+    # multi-statement closures with the result type annotated
+    ms-plain-ret)   printf '%s\n' '.then { x -> Int in' '  let y = x + 1' '  return y * 2' '}' ;;
+    ms-result-ret)  printf '%s\n' '.then { x -> Result<Int, MyError> in' '  if x >= 0 { return .success(x + 1) }' '  return .failure(.negative)' '}' ;;
+    ms-promise-ret) printf '%s\n' '.then { x -> Promise<Int, MyError> in' '  let y = x + 1' '  return fetch(y)' '}' ;;
+    # fully annotated single-expression closures
+    ann-plain)    echo '.then { (x: Int) -> Int in x + 1 }' ;;
+    ann-result)   echo '.then { (x: Int) -> Result<Int, MyError> in x < 0 ? .failure(.negative) : .success(x + 1) }' ;;
+    ann-promise)  echo '.then { (x: Int) -> Promise<Int, MyError> in fetch(x) }' ;;
+    # function references
+    ref-plain)    echo '.then(inc)' ;;
+    ref-result)   echo '.then(incResult)' ;;
+    ref-promise)  echo '.then(incPromise)' ;;
+    ref-mix)      case $(( i % 3 )) in 0) echo '.then(inc)' ;; 1) echo '.then(incResult)' ;; 2) echo '.then(incPromise)' ;; esac ;;
+    # the single-shape spellings
+    map)          echo '.map { $0 + 1 }' ;;
+    flatmap)      echo '.flatMap { fetch($0) }' ;;
+    ms-map)       printf '%s\n' '.map { x in' '  let y = x + 1' '  return y * 2' '}' ;;
+    ms-flatmap)   printf '%s\n' '.flatMap { x in' '  let y = x + 1' '  return fetch(y)' '}' ;;
+    flatmap-result) echo '.flatMap { $0 < 0 ? .failure(.negative) : .success($0 + 1) }' ;;
+    attempt)      echo '.attemptMap { $0 < 0 ? .failure(.negative) : .success($0 + 1) }' ;;
+    ms-attempt)   printf '%s\n' '.attemptMap { x in' '  if x >= 0 { return .success(x + 1) }' '  return .failure(.negative)' '}' ;;
+    trymap)       printf '%s\n' '.tryMap { x throws(MyError) in' '  if x < 0 { throw .negative }' '  return x + 1' '}' ;;
+    spelled-mix)  case $(( i % 5 )) in
+                    0) stage map "$i" ;; 1) stage flatmap "$i" ;; 2) stage attempt "$i" ;;
+                    3) stage ms-map "$i" ;; 4) stage ms-flatmap "$i" ;;
+                  esac ;;
+    # goal 1: map/flatMap closures, `then` with references of all three shapes, annotated `then` closures
+    mixed)        case $(( i % 10 )) in
+                    0) echo '.map { $0 + 1 }' ;;
+                    1) echo '.then(inc)' ;;
+                    2) echo '.flatMap { fetch($0) }' ;;
+                    3) echo '.then(incResult)' ;;
+                    4) stage ann-result "$i" ;;
+                    5) echo '.then(toText)' ;;
+                    6) echo '.then(parse)' ;;
+                    7) echo '.then(incPromise)' ;;
+                    8) echo '.then { (x: Int) -> Int in x * 2 }' ;;
+                    9) stage ann-promise "$i" ;;
+                  esac ;;
+    # goal 2: inline single-expression closures of every shape
+    inline-se)    case $(( i % 5 )) in
+                    0) stage plain "$i" ;; 1) stage result "$i" ;; 2) stage promise-fn "$i" ;;
+                    3) stage promise "$i" ;; 4) stage ifexpr "$i" ;;
+                  esac ;;
+    # goal 2: multi-statement closures of every shape, result type annotated
+    inline-ms-ret) case $(( i % 3 )) in
+                    0) stage ms-plain-ret "$i" ;; 1) stage ms-result-ret "$i" ;; 2) stage ms-promise-ret "$i" ;;
+                  esac ;;
+    # every inline shape, multi-statement ones unannotated
+    inline-mix)   case $(( i % 6 )) in
+                    0) stage plain "$i" ;; 1) stage result "$i" ;; 2) stage promise-fn "$i" ;;
+                    3) stage ms-plain "$i" ;; 4) stage ms-result "$i" ;; 5) stage ms-promise "$i" ;;
+                  esac ;;
+    *) echo "unknown shape: $s" >&2; return 2 ;;
+  esac
+}
+
+# The Swift.Result anchor for one stage: the same closure through Result.map (a plain value) or
+# Result.flatMap (a Result or a Promise), Promise-returning helpers swapped for Result-returning ones.
+anchor_stage() {
+  local text verb=map
+  [[ $1 == trymap ]] && { anchor_stage ms-result "$2"; return; }
+  text=$(stage "$1" "$2") || return 2
+  if grep -qE 'failure|success|Result|Promise|fetch|incResult|incPromise|parse|throw' <<< "$text"; then verb=flatMap; fi
+  sed -E -e "1s/^\\.(then|map|flatMap|attemptMap|tryMap)/.$verb/" \
+    -e 's/Promise\(value: (.*)\) \}$/.success(\1) }/' \
+    -e 's/Promise<Int, MyError>/Result<Int, MyError>/; s/fetch\(/fetchR(/; s/incPromise/incResult/' \
+    <<< "$text"
+}
+
+source_file() {
+  local shape=$1 n=$2 anchor=${3:-}
+  if [[ -z $anchor ]]; then
+    cat <<'SWIFT'
+import LazyPromise
+
+enum MyError: Error { case negative, parse }
+
+@Sendable func inc(_ x: Int) -> Int { x + 1 }
+@Sendable func incResult(_ x: Int) -> Result<Int, MyError> { x < 0 ? .failure(.negative) : .success(x + 1) }
+@Sendable func incPromise(_ x: Int) -> Promise<Int, MyError> { Promise(value: x + 1) }
+@Sendable func fetch(_ x: Int) -> Promise<Int, MyError> { Promise(value: x + 1) }
+@Sendable func toText(_ x: Int) -> String { String(x) }
+@Sendable func parse(_ s: String) -> Result<Int, MyError> { Int(s).map { .success($0) } ?? .failure(.parse) }
+
+func chain() {
+  Promise<Int, MyError>(value: 0)
+SWIFT
+    for ((i = 0; i < n; i++)); do stage "$shape" "$i" | sed 's/^/    /' || return 2; done
+  else
+    cat <<'SWIFT'
+enum MyError: Error { case negative, parse }
+
+@Sendable func inc(_ x: Int) -> Int { x + 1 }
+@Sendable func incResult(_ x: Int) -> Result<Int, MyError> { x < 0 ? .failure(.negative) : .success(x + 1) }
+@Sendable func fetchR(_ x: Int) -> Result<Int, MyError> { .success(x + 1) }
+@Sendable func toText(_ x: Int) -> String { String(x) }
+@Sendable func parse(_ s: String) -> Result<Int, MyError> { Int(s).map { .success($0) } ?? .failure(.parse) }
+
+extension Result {
+  func run(some: (Success) -> Void, none: (Failure) -> Void) {
+    switch self {
+    case .success(let value): some(value)
+    case .failure(let error): none(error)
+    }
+  }
+}
+
+func chain() {
+  Result<Int, MyError>.success(0)
+SWIFT
+    for ((i = 0; i < n; i++)); do anchor_stage "$shape" "$i" | sed 's/^/    /' || return 2; done
+  fi
+  echo '    .run(some: { _ in }, none: { _ in })'
+  echo '}'
+}
+
+# source_file, with the chain in an async function when --context async
+chain_file() {
+  if [[ $context == async ]]; then source_file "$@" | sed 's/^func chain() {$/func chain() async {/'; else source_file "$@"; fi
+}
+
+# ---------------------------------------------------------------------------------------------
+# Building and measuring.
+
+include_flags() {  # TARGET -> the -I flags for swiftc
+  case $1 in
+    anchor) ;;
+    module) echo "-I $module_dir" ;;
+    *) echo "-I $work/modules/$1" ;;
+  esac
+}
+
+build_target() {
+  local t=$1
+  [[ $t == anchor ]] && return 0
+  if [[ $t == module ]]; then
+    [[ -f $module_dir/LazyPromise.swiftmodule || -d $module_dir/LazyPromise.swiftmodule ]] \
+      || { echo "no LazyPromise.swiftmodule in '$module_dir' (use --module-dir)" >&2; return 1; }
+    return 0
+  fi
+  [[ -d candidates/$t ]] || { echo "no candidates/$t" >&2; return 1; }
+  mkdir -p "$work/modules/$t"
+  swiftc -parse-as-library -module-name LazyPromise -swift-version 6 -emit-module \
+    -emit-module-path "$work/modules/$t/LazyPromise.swiftmodule" candidates/Core.swift candidates/"$t"/*.swift \
+    > "$work/modules/$t/build.log" 2>&1 || { cat "$work/modules/$t/build.log" >&2; return 1; }
+}
+
+median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+# measure TARGET SHAPE STAGES -> "status body_ms wall_ms"
+measure() {
+  local t=$1 shape=$2 n=$3 src log status=ok bodies=() walls=() r start end rc body
+  src=$work/src/${t}_${context}_${shape}_${n}.swift
+  log=${src%.swift}.log
+  mkdir -p "$work/src"
+  if [[ $t == anchor ]]; then chain_file "$shape" "$n" anchor > "$src"; else chain_file "$shape" "$n" > "$src"; fi || return 2
+  for ((r = 0; r < runs; r++)); do
+    start=$(date +%s%N)
+    # shellcheck disable=SC2046
+    timeout "$timeout_s" swiftc -typecheck -swift-version 6 $(include_flags "$t") "$src" \
+      -Xfrontend -debug-time-function-bodies -Xfrontend -warn-long-expression-type-checking=1 > "$log" 2>&1
+    rc=$?
+    end=$(date +%s%N)
+    walls+=($(( (end - start) / 1000000 )))
+    body=$(grep -E 'global function .*chain\(\)' "$log" | head -1 | grep -oE '^[0-9.]+' | cut -d. -f1)
+    bodies+=("${body:-0}")
+    if grep -q 'reasonable time' "$log"; then status=too-complex
+    elif (( rc == 124 )); then status=timeout
+    elif grep -q 'error:' "$log"; then status=error
+    fi
+    [[ $status != ok ]] && break   # a failure is deterministic; one run is enough
+  done
+  echo "$status $(median "${bodies[@]}") $(median "${walls[@]}")"
+}
+
+row() { echo "| $1 | $2 | $3 | $4 | $5 | $6 |"; }
+
+# ---------------------------------------------------------------------------------------------
+
+mode=${1:-}; shift || true
+targets=()
+while (( $# )); do
+  case $1 in
+    --runs) runs=$2; shift 2 ;;
+    --stages) stage_counts=$2; shift 2 ;;
+    --shapes) shapes=$2; shift 2 ;;
+    --module-dir) module_dir=$2; shift 2 ;;
+    --timeout) timeout_s=$2; shift 2 ;;
+    --context) context=$2; shift 2 ;;
+    *) targets+=("$1"); shift ;;
+  esac
+done
+[[ -n $shapes ]] || shapes=$all_shapes
+
+case $mode in
+  shapes) echo $all_shapes ;;
+  source) chain_file "${targets[0]}" "${targets[1]}" "${targets[2]:-}" ;;
+  picks)
+    t=${targets[0]}; build_target "$t" || exit 1
+    mkdir -p "$work/src"; src=$work/src/picks.swift
+    chain_file "${targets[1]}" "${targets[2]}" > "$src" || exit 2
+    # shellcheck disable=SC2046
+    swiftc -dump-ast -swift-version 6 $(include_flags "$t") "$src" 2>/dev/null \
+      | grep -oE 'decl="LazyPromise\.\(file\)\.Promise extension\.[a-zA-Z]+@[^"]*\.swift:[0-9]+' \
+      | sed -E 's/.*extension\.([a-zA-Z]+)@(.*\/)?([^/]+\.swift):([0-9]+)/\1 (\3:\4)/' ;;
+  work)
+    t=${targets[0]}; build_target "$t" || exit 1
+    mkdir -p "$work/src"; src=$work/src/work.swift
+    printf '%s %s:' "$t" "${targets[1]}"
+    for ((n = 1; n <= ${targets[2]}; n++)); do
+      chain_file "${targets[1]}" "$n" > "$src" || exit 2
+      line=$(grep -nE '^  (Promise|Result)<Int, MyError>' "$src" | cut -d: -f1)
+      # shellcheck disable=SC2046
+      count=$(timeout "$timeout_s" swiftc -typecheck -swift-version 6 $(include_flags "$t") "$src" \
+        -Xfrontend -debug-constraints-on-line="$line" 2>&1 | grep -c 'attempting disjunction choice')
+      printf ' %s' "$count"
+    done
+    echo ;;
+  table|ladder)
+    (( ${#targets[@]} )) || { echo "name at least one TARGET" >&2; exit 2; }
+    echo "swiftc: $(swiftc --version 2>&1 | head -1)"
+    echo "runs per point: $runs (median); chain in a $context function; chain body = -debug-time-function-bodies time of chain()"
+    echo
+    row target shape stages status "chain body ms" "swiftc wall ms"
+    row --- --- --: --- --: --:
+    for t in "${targets[@]}"; do
+      build_target "$t" || exit 1
+      for s in $shapes; do
+        if [[ $mode == table ]]; then steps=$stage_counts; else steps="2 3 4 5 6 8 10 15 20"; fi
+        last=""
+        for n in $steps; do
+          read -r st body wall <<< "$(measure "$t" "$s" "$n")"
+          [[ -z $st ]] && continue
+          if [[ $mode == table ]]; then row "$t" "$s" "$n" "$st" "$body" "$wall"; continue; fi
+          if [[ $st != ok ]]; then
+            [[ -n $last ]] && { read -r ln lst lbody lwall <<< "$last"; row "$t" "$s" "$ln" "$lst" "$lbody" "$lwall"; }
+            row "$t" "$s" "$n" "$st" "$body" "$wall"; last=""; break
+          fi
+          last="$n $st $body $wall"
+          (( wall > 20000 )) && break   # the next step would take minutes
+        done
+        if [[ $mode == ladder && -n $last ]]; then read -r n st body wall <<< "$last"; row "$t" "$s" "$n" "$st" "$body" "$wall"; fi
+      done
+    done ;;
+  *) sed -n '2,25p' "$0"; exit 2 ;;
+esac
