@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// A declaration prototype for Benchmarks/TypeCheck/TypeCheck.sh (type-checker measurements), not library code.
 // Shared core of every candidate: the struct, its initialisers and run.
 // Only the `then`/`map`/`flatMap` declarations differ between candidates (see candidates/<name>/Then.swift).
 import Synchronization

@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// A declaration prototype for Benchmarks/TypeCheck/TypeCheck.sh (type-checker measurements), not library code.
 // C0 naive: three plain overloads, map and flatMap.
 extension Promise {
   @inlinable

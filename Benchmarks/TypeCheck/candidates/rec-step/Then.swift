@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// A declaration prototype for Benchmarks/TypeCheck/TypeCheck.sh (type-checker measurements), not library code.
 // rec-step: an extra inline-closure `then` whose builder produces a ThenStep (no Promise allocated for plain
 // values), plus the three shape overloads, disfavoured (four `then` overloads in all).
 

@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// A declaration prototype for Benchmarks/TypeCheck/TypeCheck.sh (type-checker measurements), not library code.
 // Recommended design: the three `then` overloads of the issue. The Promise-returning one carries a
 // result builder, so inline closures of every shape go to it and are type-checked on their own; the
 // value and Result overloads are disfavoured and serve function references and closures with `return`.
