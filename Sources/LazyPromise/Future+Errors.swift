@@ -126,6 +126,7 @@ extension Future where E == Never {
   /// ```swift
   /// Future<Int, Never>(value: 1).setFailureType(to: MyError.self)  // instead
   /// ```
+  @_documentation(visibility: internal)
   @available(*, deprecated, message: "this future cannot fail, so the transform never runs; use setFailureType(to:)")
   public func mapError<F>(_ transform: @escaping @Sendable (E) -> F) -> Future<T, F> {
     setFailureType(to: F.self)
@@ -137,6 +138,7 @@ extension Future where E == Never {
   /// ```swift
   /// Future<Int, Never>(value: 1)  // already cannot fail
   /// ```
+  @_documentation(visibility: internal)
   @available(*, deprecated, message: "this future cannot fail, so there is nothing to recover from")
   public func recover(_ transform: @escaping @Sendable (E) -> T) -> Future<T, Never> {
     self

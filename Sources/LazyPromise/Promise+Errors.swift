@@ -123,6 +123,7 @@ extension Promise where E == Never {
   /// ```swift
   /// Promise<Int, Never>(value: 1).setFailureType(to: MyError.self)  // instead
   /// ```
+  @_documentation(visibility: internal)
   @available(*, deprecated, message: "this promise cannot fail, so the transform never runs; use setFailureType(to:)")
   public func mapError<F>(_ transform: @escaping @Sendable (E) -> F) -> Promise<T, F> {
     setFailureType(to: F.self)
@@ -134,6 +135,7 @@ extension Promise where E == Never {
   /// ```swift
   /// Promise<Int, Never>(value: 1)  // already cannot fail
   /// ```
+  @_documentation(visibility: internal)
   @available(*, deprecated, message: "this promise cannot fail, so there is nothing to recover from")
   public func recover(_ transform: @escaping @Sendable (E) -> T) -> Promise<T, Never> {
     self
