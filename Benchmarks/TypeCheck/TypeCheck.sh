@@ -23,6 +23,7 @@
 #   --module-dir DIR    directory holding LazyPromise.swiftmodule for TARGET "module"
 #                       (in the package: swift build, then --module-dir .build/debug/Modules)
 #   --timeout S         give up on one compile after S seconds (default 120)
+#   --swift-version N   the language mode the chain is checked in (default 6; 5 for Swift 5 mode)
 #   --context async     put the chain in an `async` function (default: a synchronous one); in an async
 #                       function every synchronous call adds to a score that outranks @_disfavoredOverload
 # Output: one Markdown table row per point:
@@ -31,14 +32,14 @@
 set -uo pipefail
 cd "$(dirname "$0")"
 
-runs=3; stage_counts="20"; shapes=""; module_dir=""; timeout_s=120; context=sync
+runs=3; stage_counts="20"; shapes=""; module_dir=""; timeout_s=120; context=sync; swift_version=6
 work=${TYPECHECK_WORK:-out/typecheck}
 
 all_shapes="plain alt result result-ctor promise promise-fn ifexpr ret-plain
 ms-plain ms-result ms-promise ms-plain-ret ms-result-ret ms-promise-ret
 ann-plain ann-result ann-promise ref-plain ref-result ref-promise ref-mix
 map flatmap flatmap-result ms-map ms-flatmap attempt ms-attempt trymap spelled-mix
-mixed inline-se inline-ms-ret inline-mix"
+mixed inline-se inline-ms-ret inline-mix issue6 map-validate map-fetch map-annres cycle8 freemix"
 
 # ---------------------------------------------------------------------------------------------
 # Chain shapes. Every stage maps Int -> Int unless the shape says otherwise.
@@ -111,6 +112,39 @@ stage() {
     inline-mix)   case $(( i % 6 )) in
                     0) stage plain "$i" ;; 1) stage result "$i" ;; 2) stage promise-fn "$i" ;;
                     3) stage ms-plain "$i" ;; 4) stage ms-result "$i" ;; 5) stage ms-promise "$i" ;;
+                  esac ;;
+    # issue 9's chains: the 6-stage chain, `map` alternating with each `then` shape, the 8-shape cycle
+    issue6)       case $(( i % 6 )) in
+                    0) echo '.then { $0 * 10 }' ;;
+                    1) echo '.then { x -> Result<Int, MyError> in x > 5 ? .success(x + 1) : .failure(.negative) }' ;;
+                    2) echo '.then { x in Promise<Int, MyError>(value: x * 2) }' ;;
+                    3) echo '.map { $0 + 0 }' ;;
+                    4) echo '.flatMap { Promise(value: $0) }' ;;
+                    5) echo '.then(inc)' ;;
+                  esac ;;
+    map-validate) if (( i % 2 == 0 )); then echo '.map { $0 + 1 }'; else echo '.then(incResult)'; fi ;;
+    map-fetch)    if (( i % 2 == 0 )); then echo '.map { $0 + 1 }'; else echo '.then(incPromise)'; fi ;;
+    map-annres)   if (( i % 2 == 0 )); then echo '.map { $0 + 1 }'; else stage ann-result "$i"; fi ;;
+    cycle8)       case $(( i % 8 )) in
+                    0) echo '.map { $0 + 1 }' ;;
+                    1) echo '.then(incResult)' ;;
+                    2) echo '.flatMap { x in Promise<Int, MyError>(value: x - 1) }' ;;
+                    3) echo '.then(incPromise)' ;;
+                    4) echo '.then(inc)' ;;
+                    5) stage ann-result "$i" ;;
+                    6) stage ms-map "$i" ;;
+                    7) echo '.flatMap { Promise(value: $0 + 2) }' ;;
+                  esac ;;
+    # the goal chain: every closure form of `then` (unannotated single-expression of the three result shapes,
+    # annotated, multi-statement with `return`), map/attemptMap/flatMap inline, references and key paths
+    freemix)      case $(( i % 20 )) in
+                    0) stage plain "$i" ;; 1) stage ref-result "$i" ;; 2) stage promise-fn "$i" ;;
+                    3) stage ms-promise "$i" ;; 4) stage ann-result "$i" ;; 5) stage map "$i" ;;
+                    6) stage result "$i" ;; 7) stage ref-plain "$i" ;; 8) stage ms-plain-ret "$i" ;;
+                    9) stage attempt "$i" ;; 10) echo '.then(toText)' ;; 11) echo '.then(\.count)' ;;
+                    12) stage ifexpr "$i" ;; 13) stage ref-promise "$i" ;; 14) stage flatmap "$i" ;;
+                    15) stage ann-promise "$i" ;; 16) stage ms-result-ret "$i" ;; 17) stage ann-plain "$i" ;;
+                    18) stage promise "$i" ;; 19) stage ms-map "$i" ;;
                   esac ;;
     *) echo "unknown shape: $s" >&2; return 2 ;;
   esac
@@ -212,14 +246,14 @@ median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int(
 # measure TARGET SHAPE STAGES -> "status body_ms wall_ms"
 measure() {
   local t=$1 shape=$2 n=$3 src log status=ok bodies=() walls=() r start end rc body
-  src=$work/src/${t}_${context}_${shape}_${n}.swift
+  src=$work/src/${t}_${context}_${swift_version}_${shape}_${n}.swift
   log=${src%.swift}.log
   mkdir -p "$work/src"
   if [[ $t == anchor ]]; then chain_file "$shape" "$n" anchor > "$src"; else chain_file "$shape" "$n" > "$src"; fi || return 2
   for ((r = 0; r < runs; r++)); do
     start=$(date +%s%N)
     # shellcheck disable=SC2046
-    timeout "$timeout_s" swiftc -typecheck -swift-version 6 $(include_flags "$t") "$src" \
+    timeout "$timeout_s" swiftc -typecheck -swift-version "$swift_version" $(include_flags "$t") "$src" \
       -Xfrontend -debug-time-function-bodies -Xfrontend -warn-long-expression-type-checking=1 > "$log" 2>&1
     rc=$?
     end=$(date +%s%N)
@@ -249,6 +283,7 @@ while (( $# )); do
     --module-dir) module_dir=$2; shift 2 ;;
     --timeout) timeout_s=$2; shift 2 ;;
     --context) context=$2; shift 2 ;;
+    --swift-version) swift_version=$2; shift 2 ;;
     *) targets+=("$1"); shift ;;
   esac
 done

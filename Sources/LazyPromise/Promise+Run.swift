@@ -61,13 +61,16 @@ extension Promise {
 extension Promise where E == Never {
   /// Runs a promise that cannot fail; `some` receives the value exactly once.
   ///
+  /// Spell the label: a trailing closure (`run { result in ... }`) goes to ``run(_:)`` and receives the
+  /// `Result`, on any promise.
+  ///
   /// ```swift
   /// Promise<Int, Never>(value: 1).then { $0 * 2 }.run(some: { print($0) })  // 2
   /// ```
   ///
   /// - Parameter some: Receives the value, unless the run is cancelled first.
   /// - Returns: A handle that cancels this run.
-  @inlinable
+  @inlinable @_disfavoredOverload
   @discardableResult
   public func run(some: @escaping @Sendable (T) -> Void) -> RunHandle {
     let handle = RunHandle()

@@ -1,17 +1,44 @@
 // MARK: - Chaining values
 
 extension Promise {
-  /// Chains a function of the value: `T -> U`. Skipped when an earlier stage failed.
+  /// Chains the next step: an inline closure producing a value, a `Result<U, E>` or a `Promise<U, E>`, or a
+  /// function returning a `Result<U, E>` or a `Promise<U, E>`. A failure skips the rest of the chain.
   ///
-  /// The function runs on the thread that delivered the value, when the promise runs — never before.
+  /// A closure written without `return` is built by ``ThenBuilder``: a plain value continues the chain, a
+  /// `Result` continues or fails, a `Promise` runs and its result continues. Its body is type-checked on its own,
+  /// so chains of inline closures stay fast to compile at any length. The function runs on the thread that
+  /// delivered the value, when the promise runs — never before; a promise it returns runs at once.
   ///
   /// ```swift
-  /// let count = Promise<[Int], Never>(value: [1, 2, 3]).then(\.count)
+  /// let albums = user(id: 1)
+  ///   .then { $0.id }                                    // a value
+  ///   .then { $0 > 0 ? .success($0) : .failure(.badID) }  // a Result
+  ///   .then { id in albums(ofUser: id) }                  // a Promise
+  /// ```
+  ///
+  /// - Parameter transform: Turns the value into the next value, result or promise.
+  /// - Returns: A promise of the next value, with the same error type.
+  @inlinable
+  public func then<Step: ThenStep>(
+    @ThenBuilder<E> _ transform: @escaping @Sendable (T) -> Step
+  ) -> Promise<Step.Success, E> where Step.Failure == E {
+    Promise<Step.Success, E>(_stage: _StepStage(upstream: self, transform: transform))
+  }
+
+  /// Chains a function of the value: `T -> U`. Skipped when an earlier stage failed.
+  ///
+  /// It serves function references and key paths (`then(toModel)`, `then(\.count)`) and closures with `return`
+  /// and an explicit result type; an inline closure without `return` goes to the ``ThenBuilder`` overload, which
+  /// produces the same stage. The function runs on the thread that delivered the value, when the promise runs.
+  ///
+  /// ```swift
+  /// func describe(_ count: Int) -> String { "\(count) items" }
+  /// let text = Promise<Int, Never>(value: 3).then(describe)
   /// ```
   ///
   /// - Parameter transform: Turns the value into the next one.
   /// - Returns: A promise of the transformed value, with the same error type.
-  @inlinable
+  @inlinable @_disfavoredOverload
   public func then<U>(_ transform: @escaping @Sendable (T) -> U) -> Promise<U, E> {
     Promise<U, E>(_stage: _MapStage(upstream: self, transform: transform))
   }
@@ -27,25 +54,9 @@ extension Promise {
   ///
   /// - Parameter transform: Turns the value into the next one, or into the typed error that ends the chain.
   /// - Returns: A promise of the transformed value, with the same error type.
-  @inlinable
+  @inlinable @_disfavoredOverload
   public func then<U>(_ transform: @escaping @Sendable (T) -> Result<U, E>) -> Promise<U, E> {
     Promise<U, E>(_stage: _ResultStage(upstream: self, transform: transform))
-  }
-
-  /// Chains more asynchronous work: `T -> Promise<U, E>`. The returned promise runs when this stage is reached.
-  ///
-  /// The function runs on the thread that delivered the value; the promise it returns is run at once, and its
-  /// result continues the chain.
-  ///
-  /// ```swift
-  /// let albums = user(id: 1).then { user in albums(of: user) }
-  /// ```
-  ///
-  /// - Parameter transform: Turns the value into the promise that continues the chain.
-  /// - Returns: A promise of the inner promise's value, with the same error type.
-  @inlinable
-  public func then<U>(_ transform: @escaping @Sendable (T) -> Promise<U, E>) -> Promise<U, E> {
-    Promise<U, E>(_stage: _FlatMapStage(upstream: self, transform: transform))
   }
 
   /// Transforms the value: the unambiguous spelling of `then` with a `T -> U` function.

@@ -87,6 +87,8 @@ public struct Promise<T, E: Error> {
 
   /// Creates a promise that delivers `result` each time it runs.
   ///
+  /// The result is stored in the promise itself: making one allocates nothing.
+  ///
   /// ```swift
   /// let cached = Promise<Int, LookupError>(result: .success(42))
   /// ```
@@ -94,7 +96,8 @@ public struct Promise<T, E: Error> {
   /// - Parameter result: The result every run delivers.
   @inlinable
   public init(result: Result<T, E>) {
-    self.init(_stage: _ResultValueStage(result))
+    _source = .result(result)
+    _owner = nil
   }
 
   /// Creates a promise that succeeds with `value` each time it runs.

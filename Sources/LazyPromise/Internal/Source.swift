@@ -1,9 +1,13 @@
-/// Where a promise's result comes from: a caller's task closure, or a stage of the library's own.
+/// Where a promise's result comes from: a result known when the promise was made, a caller's task closure, or
+/// a stage of the library's own.
 ///
-/// A stage is referenced without ownership here: its owner is the promise (`Promise._owner`) or the next
-/// stage (`_Link._owner`), which keeps the hot path free of reference counting.
+/// A known result is stored inline, so `Promise(value:)` allocates nothing — which is what lets a `then`
+/// closure that produces a plain value (through ``ThenBuilder``) cost no more than `map`. A stage is referenced
+/// without ownership here: its owner is the promise (`Promise._owner`) or the next stage (`_Link._owner`), which
+/// keeps the hot path free of reference counting.
 @usableFromInline
 enum _Source<T, E: Error>: @unchecked Sendable {
+  case result(Result<T, E>)
   case task(Promise<T, E>.AsyncTask, _Site)
   case stage(Unmanaged<_Stage<T, E>>)
 
@@ -22,6 +26,14 @@ enum _Source<T, E: Error>: @unchecked Sendable {
     _ makeContinuation: (_Admission) -> @Sendable (Result<T, E>) -> Void
   ) {
     switch self {
+    case .result(let result):
+      guard !handle._isCancelled else { return }
+      let continuation = makeContinuation(.trusted)
+      if joining {
+        _hop({ continuation(result) }, { { continuation(result) } })
+      } else {
+        continuation(result)
+      }
     case .task(let task, let site):
       guard !handle._isCancelled else { return }
       task(makeContinuation(_Admission(handle: handle, site: site)))

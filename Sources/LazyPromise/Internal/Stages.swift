@@ -2,21 +2,6 @@
 // function type the operator receives (storing it as an opaque generic value would re-abstract it, which
 // allocates), and gives its base class an `Invoke` closure written where the types are concrete.
 
-/// A stage that delivers a fixed result: `Promise(value:)`, `Promise(error:)`, `Promise(result:)`.
-@usableFromInline
-final class _ResultValueStage<T, E: Error>: _Stage<T, E>, @unchecked Sendable {
-  @usableFromInline let result: Result<T, E>
-
-  @inlinable
-  init(_ result: Result<T, E>) {
-    self.result = result
-    super.init(owner: nil) { stage, _, completion in
-      let this = unsafeDowncast(stage, to: _ResultValueStage<T, E>.self)
-      _deliver(this.result, to: completion, hop: this._hops)
-    }
-  }
-}
-
 /// `map` and `then` with a `T -> U` function.
 @usableFromInline
 final class _MapStage<S, T, E: Error>: _Stage<T, E>, @unchecked Sendable {
@@ -97,9 +82,39 @@ final class _FlatMapStage<S, T, E: Error>: _Stage<T, E>, @unchecked Sendable {
           switch result {
           case .success(let value):
             guard !handle._isCancelled else { return }
-            let next = transform(value)
-            next._source.subscribe(handle, passingTo: completion)
-            withExtendedLifetime(next) {}
+            transform(value)._continue(handle, to: completion, hop: hops)
+          case .failure(let error):
+            _deliver(.failure(error), to: completion, hop: hops)
+          }
+        }
+      }
+    }
+  }
+}
+
+/// `then` with a function returning a ``ThenStep``: a `Result` or a `Promise` of the chain's error type (and every
+/// inline closure, which ``ThenBuilder`` turns into a `Promise`).
+@usableFromInline
+final class _StepStage<S, Step: ThenStep, E: Error>: _Stage<Step.Success, E>, @unchecked Sendable
+where Step.Failure == E {
+  @usableFromInline let upstream: _Source<S, E>
+  @usableFromInline let transform: @Sendable (S) -> Step
+
+  @inlinable
+  init(upstream: Promise<S, E>, transform: @escaping @Sendable (S) -> Step) {
+    self.upstream = upstream._source
+    self.transform = transform
+    super.init(owner: upstream._owner) { stage, handle, completion in
+      let this = unsafeDowncast(stage, to: _StepStage<S, Step, E>.self)
+      let hops = this._hops
+      let transform = this.transform
+      this.upstream.subscribe(handle) { admission in
+        { result in
+          guard admission.admit(handle) else { return }
+          switch result {
+          case .success(let value):
+            guard !handle._isCancelled else { return }
+            transform(value)._continue(handle, to: completion, hop: hops)
           case .failure(let error):
             _deliver(.failure(error), to: completion, hop: hops)
           }
@@ -138,8 +153,7 @@ final class _HandlerStage<S, F: Error, T, E: Error>: _Stage<T, E>, @unchecked Se
           case .result(let next):
             _deliver(next, to: completion, hop: hops)
           case .promise(let next):
-            next._source.subscribe(handle, passingTo: completion)
-            withExtendedLifetime(next) {}
+            next._continue(handle, to: completion, hop: hops)
           }
         }
       }
@@ -165,6 +179,23 @@ final class _CancellableTaskStage<T, E: Error>: _Stage<T, E>, @unchecked Sendabl
         { completion in task(completion) { handler in handle._onCancel(handler, generation: generation) } },
         this.site)
       source.subscribe(handle, passingTo: completion)
+    }
+  }
+}
+
+extension Promise {
+  /// Runs this promise as the continuation of a stage of `handle`'s run, passing its result to `completion`.
+  ///
+  /// A known result (`Promise(value:)`, and every plain value a ``ThenBuilder`` closure produces) is delivered
+  /// as a `map` stage delivers, with no join: it cannot start more work. Anything else is a join, which always
+  /// goes through the trampoline.
+  @inlinable
+  public func _continue(_ handle: RunHandle, to completion: @escaping @Sendable (Result<T, E>) -> Void, hop: Bool) {
+    if case .result(let result) = _source {
+      _deliver(result, to: completion, hop: hop)
+    } else {
+      _source.subscribe(handle, passingTo: completion)
+      withExtendedLifetime(self) {}
     }
   }
 }
