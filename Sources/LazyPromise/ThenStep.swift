@@ -18,10 +18,19 @@ public protocol ThenStep<Success, Failure>: SendableMetatype {
 
   /// Continues a run of a chain with this step's result: `completion` receives it exactly once, unless `handle`
   /// is cancelled first. Library machinery: call `then`, not this.
+  ///
+  /// ```swift
+  /// let next = Promise<Int, Never>(value: 1).then { Result<Int, Never>.success($0 + 1) }  // calls it for you
+  /// ```
   func _continue(_ handle: RunHandle, to completion: @escaping @Sendable (Result<Success, Failure>) -> Void, hop: Bool)
 }
 
 extension Result: ThenStep {
+  /// Delivers this result to the run's next stage. Library machinery: `then` calls it.
+  ///
+  /// ```swift
+  /// let next = Promise<Int, Never>(value: 1).then { Result<Int, Never>.success($0 + 1) }  // calls it for you
+  /// ```
   @inlinable
   public func _continue(
     _ handle: RunHandle, to completion: @escaping @Sendable (Result<Success, Failure>) -> Void, hop: Bool

@@ -188,7 +188,11 @@ extension Promise {
   ///
   /// A known result (`Promise(value:)`, and every plain value a ``ThenBuilder`` closure produces) is delivered
   /// as a `map` stage delivers, with no join: it cannot start more work. Anything else is a join, which always
-  /// goes through the trampoline.
+  /// goes through the trampoline. Library machinery: `then` calls it.
+  ///
+  /// ```swift
+  /// let next = Promise<Int, Never>(value: 1).then { Promise<Int, Never>(value: $0 + 1) }  // calls it for you
+  /// ```
   @inlinable
   public func _continue(_ handle: RunHandle, to completion: @escaping @Sendable (Result<T, E>) -> Void, hop: Bool) {
     if case .result(let result) = _source {

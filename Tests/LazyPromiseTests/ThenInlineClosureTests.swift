@@ -1,0 +1,164 @@
+import LazyPromise
+import Testing
+
+// Pins what issue 9 asked for: the natural inline `then` chains compile (they are type-checked here, as part of
+// this test target), pick the flattening meaning, and deliver. The type-check *times* are measured by
+// Benchmarks/TypeCheck/TypeCheck.sh, not here.
+
+private enum StageError: Error, Equatable {
+  case noResult
+  case negative
+}
+
+@Sendable private func fetchMore(_ x: Int) -> Promise<Int, StageError> { Promise(value: x + 100) }
+@Sendable private func validate(_ x: Int) -> Result<Int, StageError> { x < 0 ? .failure(.negative) : .success(x) }
+@Sendable private func double(_ x: Int) -> Int { x * 2 }
+
+/// Twenty inline stages, built in a synchronous function: in an `async` function, long chains of unannotated
+/// inline `then` closures still exceed the type checker's budget (Docs/Troubleshooting.md, "Inside async
+/// functions").
+private func twentyPlainStages() -> Promise<Int, StageError> {
+  Promise<Int, StageError>(value: 0)
+    .then { $0 + 1 }.then { $0 + 1 }.then { $0 + 1 }.then { $0 + 1 }.then { $0 + 1 }
+    .then { $0 + 1 }.then { $0 + 1 }.then { $0 + 1 }.then { $0 + 1 }.then { $0 + 1 }
+    .then { $0 + 1 }.then { $0 + 1 }.then { $0 + 1 }.then { $0 + 1 }.then { $0 + 1 }
+    .then { $0 + 1 }.then { $0 + 1 }.then { $0 + 1 }.then { $0 + 1 }.then { $0 + 1 }
+}
+
+/// Fails to compile unless `value` has exactly the type `type`.
+private func expectType<T>(_ value: T, _ type: T.Type) {}
+
+@Suite("then with inline closures — issue 9")
+struct ThenInlineClosureTests {
+  @Test func theIssuesSixStageChainCompilesAndDelivers() async {
+    let chain = Promise<Int, StageError>(value: 2)
+      .then { $0 * 10 }
+      .then { x -> Result<Int, StageError> in x > 5 ? .success(x + 1) : .failure(.noResult) }
+      .then { x in Promise<Int, StageError>(value: x * 2) }
+      .map { $0 + 0 }
+      .flatMap { Promise(value: $0) }
+    expectType(chain, Promise<Int, StageError>.self)
+    #expect(await chain.result == .success(42))
+  }
+
+  @Test func twentyPlainInlineStagesCompileAndDeliver() async {
+    #expect(await twentyPlainStages().result == .success(20))
+  }
+
+  @Test func aSingleExpressionResultClosureFlattensAndShortCircuits() async {
+    let stagesAfterFailure = Counter()
+    let failing = Promise<Int, StageError>(value: -3)
+      .then { $0 < 0 ? .failure(.negative) : .success($0) }
+      .then { _ in stagesAfterFailure.increment() }
+    expectType(failing, Promise<Int, StageError>.self)
+    #expect(await failing.result == .failure(.negative))
+    #expect(stagesAfterFailure.current == 0)
+  }
+
+  @Test func aPromiseReturningClosureRunsTheInnerPromise() async {
+    let chain = Promise<Int, StageError>(value: 1).then { fetchMore($0) }.then { x in fetchMore(x) }
+    expectType(chain, Promise<Int, StageError>.self)
+    #expect(await chain.result == .success(201))
+  }
+
+  @Test func branchesMayProduceValuesOfOneShape() async {
+    let chain = Promise<Int, StageError>(value: -4)
+      .then { x in if x > 0 { x } else { -x } }
+      .then { x in
+        switch x {
+        case 0: Result<Int, StageError>.failure(.noResult)
+        default: .success(x * 10)
+        }
+      }
+    #expect(await chain.result == .success(40))
+  }
+
+  @Test func declarationsMayComeBeforeTheExpression() async {
+    let chain = Promise<Int, StageError>(value: 3).then { x in
+      let doubled = x * 2
+      fetchMore(doubled)
+    }
+    #expect(await chain.result == .success(106))
+  }
+
+  @Test func anEmptyClosureProducesVoid() async {
+    let chain = Promise<Int, StageError>(value: 3).then { _ in }
+    expectType(chain, Promise<Void, StageError>.self)
+    #expect(await chain.result.map { true } == .success(true))
+  }
+
+  @Test func multiStatementClosuresWithReturnAndAResultType() async {
+    let chain = Promise<Int, StageError>(value: 1)
+      .then { x -> Int in
+        let y = x + 1
+        return y * 2
+      }
+      .then { x -> Result<Int, StageError> in
+        if x >= 0 { return .success(x + 1) }
+        return .failure(.negative)
+      }
+      .then { x -> Promise<Int, StageError> in
+        let y = x + 1
+        return fetchMore(y)
+      }
+    #expect(await chain.result == .success(106))
+  }
+
+  @Test func functionReferencesAndKeyPathsMixWithInlineClosures() async {
+    let chain = Promise<Int, StageError>(value: 1)
+      .map { $0 + 1 }
+      .then(validate)
+      .then { $0 * 3 }
+      .then(fetchMore)
+      .then(double)
+      .then { String($0) }
+      .then(\.count)
+    expectType(chain, Promise<Int, StageError>.self)
+    #expect(await chain.result == .success(3))  // "212"
+  }
+
+  @Test func aResultOfAnotherErrorTypeIsAValueNotAFailure() async {
+    struct Other: Error, Equatable {}
+    let chain = Promise<Int, StageError>(value: 1).then { _ in Result<Int, Other>.failure(Other()) }
+    expectType(chain, Promise<Result<Int, Other>, StageError>.self)
+    #expect(await chain.result == .success(.failure(Other())))
+  }
+
+  @Test func inlineClosuresCompileInsideAnAsyncFunction() async {
+    let chain = Promise<Int, StageError>(value: 1)
+      .then { $0 + 1 }
+      .then(validate)
+      .then { fetchMore($0) }
+      .map { $0 * 2 }
+    #expect(await chain.result == .success(204))
+  }
+}
+
+@Suite("run and then on a promise that cannot fail — issue 9")
+struct NeverFailingSpellingsTests {
+  @Test func everyDocumentedSpellingCompilesForNever() async {
+    let recorder = Recorder<String>()
+    let one = Promise<Int, Never>(value: 1)
+    one.run { result in recorder.append("run \(result)") }
+    one.run { _ in recorder.append("run _") }
+    one.run(some: { recorder.append("some \($0)") })
+    one.run(some: { recorder.append("some+none \($0)") }, none: { _ in })
+    one.then { $0 * 2 }.run(some: { recorder.append("then \($0)") })
+    one.map { $0 * 3 }.run { recorder.append("map \($0)") }
+    one.flatMap { Promise(value: $0 * 4) }.run { recorder.append("flatMap \($0)") }
+    one.then { Promise<Int, Never>(value: $0 * 5) }.run { recorder.append("then promise \($0)") }
+    #expect(
+      recorder.all == [
+        "run success(1)", "run _", "some 1", "some+none 1", "then 2", "map success(3)", "flatMap success(4)",
+        "then promise success(5)",
+      ])
+  }
+
+  @Test func theRunHandleDocExamplesCompile() {
+    let handle = Promise<Int, Never>(value: 1).run { _ in }
+    handle.cancel()
+    #expect(handle.isCancelled || handle.isDelivered)
+    let delivered = Promise<Int, Never>(value: 1).run { _ in }
+    #expect(delivered.isDelivered)
+  }
+}
