@@ -159,6 +159,7 @@ anchor_stage() {
   if grep -qE 'failure|success|Result|Promise|fetch|incResult|incPromise|parse|throw' <<< "$text"; then verb=flatMap; fi
   sed -E -e "1s/^\\.(then|map|flatMap|attemptMap|tryMap)/.$verb/" \
     -e 's/Promise\(value: (.*)\) \}$/.success(\1) }/' \
+    -e 's/Promise<Int, MyError>\(value: ([^)]*)\)/Result<Int, MyError>.success(\1)/' \
     -e 's/Promise<Int, MyError>/Result<Int, MyError>/; s/fetch\(/fetchR(/; s/incPromise/incResult/' \
     <<< "$text"
 }
