@@ -62,6 +62,23 @@ extension Future {
     _then(.value(transform))
   }
 
+  /// Transforms the value with a function that can fail: the unambiguous spelling of `then` with a
+  /// `T -> Result<U, E>` function. A `.failure` fails the returned future.
+  ///
+  /// It has one overload, so long chains of inline closures type-check as fast as `Result.flatMap`
+  /// (see `Docs/Troubleshooting.md`).
+  ///
+  /// ```swift
+  /// let checked = Future<Int, RangeError>(value: 3).attemptMap { $0 < 0 ? .failure(.negative) : .success($0) }
+  /// ```
+  ///
+  /// - Parameter transform: Turns the value into the next one, or into the typed error the future fails with.
+  /// - Returns: A future of the transformed value.
+  @inlinable
+  public func attemptMap<U>(_ transform: @escaping @Sendable (T) -> Result<U, E>) -> Future<U, E> {
+    _then(.result(transform))
+  }
+
   /// Continues with more asynchronous work: the unambiguous spelling of `then` with a `T -> Future<U, E>`
   /// function.
   ///

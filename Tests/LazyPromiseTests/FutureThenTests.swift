@@ -16,6 +16,7 @@ struct FutureThenTests {
     let flattened = future.then { value in Future<Int, TestError>(value: value * 10) }
     let viaMap = future.map { $0 * 2 }
     let viaFlatMap = future.flatMap { value in Future<Int, TestError>(value: value - 1) }
+    let viaAttemptMap = future.attemptMap { $0 > 0 ? .success($0 * 3) : .failure(.first) }
     #expect(mapped.result == nil)
     resolver.resolve(4)
     #expect(mapped.result == .success(5))
@@ -23,6 +24,7 @@ struct FutureThenTests {
     #expect(flattened.result == .success(40))
     #expect(viaMap.result == .success(8))
     #expect(viaFlatMap.result == .success(3))
+    #expect(viaAttemptMap.result == .success(12))
   }
 
   @Test("E1.7 then picks the overload for each closure shape: function references, one-line and multi-line closures")
