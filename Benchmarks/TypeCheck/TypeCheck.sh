@@ -14,6 +14,11 @@
 #   TypeCheck.sh work TARGET SHAPE MAX        overload choices the solver attempted for 1...MAX stages
 #                                             (-debug-constraints); shows whether the work grows linearly
 #   TypeCheck.sh shapes                       list the chain shapes
+#   TypeCheck.sh goals [--set ci|all] [--gate X] --module-dir DIR
+#                                             issue 9's goals: each chain of the set against its Swift.Result twin,
+#                                             in sync and async functions, Swift 6 and 5 modes; prints the ratio
+#                                             of whole-process times and exits 1 when a chain fails to compile or
+#                                             takes more than X times its twin (default 2, the goal; CI uses 5)
 # TARGET is "anchor", the name of a prototype under candidates/ (built from candidates/Core.swift and
 # candidates/NAME/*.swift), or "module" for an already built LazyPromise (see --module-dir).
 # Options:
@@ -33,6 +38,7 @@ set -uo pipefail
 cd "$(dirname "$0")"
 
 runs=3; stage_counts="20"; shapes=""; module_dir=""; timeout_s=120; context=sync; swift_version=6
+goal_set_name=ci; gate=2
 work=${TYPECHECK_WORK:-out/typecheck}
 
 all_shapes="plain alt result result-ctor promise promise-fn ifexpr ret-plain
@@ -272,6 +278,31 @@ measure() {
 
 row() { echo "| $1 | $2 | $3 | $4 | $5 | $6 |"; }
 
+# The chains of issue 9's goals, as "context swift-version shape stages". The `ci` set is what CI gates (with
+# --gate 5); `all` adds what the library does not reach yet, so that the table shows every miss.
+goal_set() {
+  local sync_shapes="plain alt result result-ctor promise promise-fn ifexpr ms-promise ms-plain-ret
+    ms-result-ret ms-promise-ret ann-plain ann-result ann-promise ref-plain ref-result ref-promise ref-mix map
+    flatmap ms-map ms-flatmap attempt ms-attempt spelled-mix mixed inline-se inline-ms-ret map-validate map-fetch
+    map-annres cycle8"
+  local v sh
+  for v in 6 5; do
+    echo "sync $v issue6 6"
+    for sh in $sync_shapes; do echo "sync $v $sh 20"; done
+    echo "async $v issue6 6"
+    for sh in map flatmap attempt spelled-mix ref-result ref-promise map-validate map-fetch; do echo "async $v $sh 20"; done
+    for sh in plain result promise-fn inline-se ann-result mixed; do echo "async $v $sh 5"; done
+  done
+  if [[ $1 == all ]]; then
+    for v in 6 5; do
+      for sh in issue6 freemix ms-plain ms-result ret-plain inline-mix; do echo "sync $v $sh 20"; done
+      for sh in issue6 plain result promise-fn ifexpr inline-se ms-promise ann-result ref-mix mixed cycle8 freemix; do
+        echo "async $v $sh 20"
+      done
+    done
+  fi
+}
+
 # ---------------------------------------------------------------------------------------------
 
 mode=${1:-}; shift || true
@@ -285,6 +316,8 @@ while (( $# )); do
     --timeout) timeout_s=$2; shift 2 ;;
     --context) context=$2; shift 2 ;;
     --swift-version) swift_version=$2; shift 2 ;;
+    --set) goal_set_name=$2; shift 2 ;;
+    --gate) gate=$2; shift 2 ;;
     *) targets+=("$1"); shift ;;
   esac
 done
@@ -314,6 +347,34 @@ case $mode in
       printf ' %s' "$count"
     done
     echo ;;
+  goals)
+    [[ -n $module_dir ]] || { echo "goals needs --module-dir (swift build, then .build/debug/Modules)" >&2; exit 2; }
+    build_target module || exit 1
+    echo "swiftc: $(swiftc --version 2>&1 | head -1)"
+    echo "runs per point: $runs (median of whole swiftc -typecheck processes); goal <= 2x the Swift.Result twin; gate ${gate}x"
+    echo
+    echo "| context | mode | shape | stages | LazyPromise ms | Swift.Result ms | ratio | chain body ms (LP / Result) | verdict |"
+    echo "| --- | --- | --- | --: | --: | --: | --: | --: | --- |"
+    failures=0
+    while read -r ctx ver sh n; do
+      context=$ctx; swift_version=$ver
+      read -r st body wall <<< "$(measure module "$sh" "$n")"
+      read -r ast abody awall <<< "$(measure anchor "$sh" "$n")"
+      if [[ $st != ok ]]; then
+        ratio="-"; verdict="FAIL ($st)"
+      else
+        ratio=$(awk -v a="$wall" -v b="$awall" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
+        if awk -v r="$ratio" -v g="$gate" 'BEGIN { exit !(r > g) }'; then verdict="FAIL (> ${gate}x)"
+        elif awk -v r="$ratio" 'BEGIN { exit !(r > 2) }'; then verdict="ok, goal missed"
+        else verdict="ok"; fi
+      fi
+      [[ $ast != ok ]] && awall="$awall ($ast)"
+      [[ $verdict == FAIL* ]] && failures=$((failures + 1))
+      echo "| $ctx | Swift $ver | $sh | $n | $wall | $awall | $ratio | $body / $abody | $verdict |"
+    done < <(goal_set "$goal_set_name")
+    echo
+    echo "$failures chain(s) over the gate."
+    (( failures == 0 )) ;;
   table|ladder)
     (( ${#targets[@]} )) || { echo "name at least one TARGET" >&2; exit 2; }
     echo "swiftc: $(swiftc --version 2>&1 | head -1)"

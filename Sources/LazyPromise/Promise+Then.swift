@@ -43,20 +43,26 @@ extension Promise {
     Promise<U, E>(_stage: _MapStage(upstream: self, transform: transform))
   }
 
-  /// Chains a function that can fail: `T -> Result<U, E>`. A `.failure` skips the rest of the chain.
+  /// A closure with `return` statements that returns `.success(...)` or `.failure(...)` without a written result
+  /// type: not a chain step until the result type is written.
   ///
-  /// The function runs on the thread that delivered the value, when the promise runs — never before.
+  /// Only a diagnostic: the type checker never picks an unavailable overload for code that compiles, and it keeps
+  /// chains of `Result`-returning functions linear to type-check (the `Result` shape goes to the ``ThenStep``
+  /// overload). Write the result type, or use ``attemptMap(_:)``:
   ///
   /// ```swift
-  /// func parse(_ text: String) -> Result<Int, ParseError> { ... }
-  /// let number = Promise<String, ParseError>(value: "42").then(parse)
+  /// promise.then { x -> Result<Int, RangeError> in
+  ///   if x < 0 { return .failure(.negative) }
+  ///   return .success(x + 1)
+  /// }
   /// ```
-  ///
-  /// - Parameter transform: Turns the value into the next one, or into the typed error that ends the chain.
-  /// - Returns: A promise of the transformed value, with the same error type.
-  @inlinable @_disfavoredOverload
+  @available(
+    *, unavailable,
+    message:
+      "write the closure's result type ('x -> Result<U, E> in') or use attemptMap, so that .success/.failure have a type"
+  )
   public func then<U>(_ transform: @escaping @Sendable (T) -> Result<U, E>) -> Promise<U, E> {
-    Promise<U, E>(_stage: _ResultStage(upstream: self, transform: transform))
+    fatalError("unavailable")
   }
 
   /// Transforms the value: the unambiguous spelling of `then` with a `T -> U` function.

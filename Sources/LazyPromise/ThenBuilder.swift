@@ -42,6 +42,13 @@ public enum ThenBuilder<E: Error> {
     result
   }
 
+  /// A failure on its own (`.failure(.notFound)`): its value type comes from the closure's result type, when
+  /// written, through ``buildFinalResult(_:)-(Result<Never,E>)``.
+  @inlinable
+  public static func buildExpression(_ failure: Result<Never, E>) -> Result<Never, E> {
+    failure
+  }
+
   /// A promise runs, and its result continues the chain.
   @inlinable
   public static func buildExpression<U>(_ promise: Promise<U, E>) -> Promise<U, E> {
@@ -58,6 +65,21 @@ public enum ThenBuilder<E: Error> {
   @inlinable
   public static func buildBlock<Step: ThenStep>(_ step: Step) -> Step {
     step
+  }
+
+  /// What the closure produces: its one step.
+  @inlinable
+  public static func buildFinalResult<Step: ThenStep>(_ step: Step) -> Step {
+    step
+  }
+
+  /// What a closure whose only expression is a failure produces, when its result type is written
+  /// (`{ _ -> Result<Int, E> in .failure(.notFound) }`): the failure, typed.
+  @inlinable
+  public static func buildFinalResult<U>(_ failure: Result<Never, E>) -> Result<U, E> {
+    switch failure {
+    case .failure(let error): .failure(error)
+    }
   }
 
   /// The `if` branch of an `if`/`else`, or a `case` of a `switch`.

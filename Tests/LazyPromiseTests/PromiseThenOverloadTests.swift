@@ -196,8 +196,10 @@ private let negative = Promise<Int, MyError>(value: -1)
     #expect(await outcome(of: p) == .success("#42"))
   }
 
+  // Without the written result type, `.success`/`.failure` have no type to resolve against: the compiler says
+  // "'then' is unavailable: write the closure's result type ... or use attemptMap" (Docs/Troubleshooting.md).
   @Test func multiStatementClosureReturningResultFlattens() async {
-    let p = fortyOne.then { x in
+    let p = fortyOne.then { x -> Result<String, MyError> in
       if x >= 0 { return .success("#\(x)") }
       return .failure(.negative)
     }
@@ -219,7 +221,7 @@ private let negative = Promise<Int, MyError>(value: -1)
   @Test func multiStatementClosureReturningFailedResultSkipsRemainingStages() async {
     let p =
       negative
-      .then { x in
+      .then { x -> Result<Int, MyError> in
         if x >= 0 { return .success(x) }
         return .failure(.negative)
       }
