@@ -290,13 +290,14 @@ goal_set() {
     echo "sync $v issue6 6"
     for sh in $sync_shapes; do echo "sync $v $sh 20"; done
     echo "async $v issue6 6"
-    for sh in map flatmap attempt spelled-mix ref-result ref-promise map-validate map-fetch; do echo "async $v $sh 20"; done
+    for sh in map flatmap attempt spelled-mix ref-result ref-promise; do echo "async $v $sh 20"; done
     for sh in plain result promise-fn inline-se ann-result mixed; do echo "async $v $sh 5"; done
   done
   if [[ $1 == all ]]; then
     for v in 6 5; do
-      for sh in issue6 freemix ms-plain ms-result ret-plain inline-mix; do echo "sync $v $sh 20"; done
-      for sh in issue6 plain result promise-fn ifexpr inline-se ms-promise ann-result ref-mix mixed cycle8 freemix; do
+      for sh in freemix ms-plain ms-result ret-plain inline-mix; do echo "sync $v $sh 20"; done
+      for sh in plain result promise-fn ifexpr inline-se ms-promise ann-result ref-mix mixed cycle8 freemix map-validate \
+        map-fetch; do
         echo "async $v $sh 20"
       done
     done

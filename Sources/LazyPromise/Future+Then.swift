@@ -1,10 +1,36 @@
 // MARK: - Chaining values
 
 extension Future {
+  /// Chains the next step: an inline closure producing a value, a `Result<U, E>` or a `Future<U, E>`, or a
+  /// function returning a `Result<U, E>` or a `Future<U, E>`. Skipped when this future fails.
+  ///
+  /// A closure written without `return` is built by ``FutureThenBuilder``: a plain value continues the chain, a
+  /// `Result` continues or fails, a `Future` continues with its result. Eager: if this future is completed the
+  /// function runs now, on the calling thread; otherwise it runs once, on the thread that completes this future —
+  /// whether or not anyone observes the returned future.
+  ///
+  /// ```swift
+  /// let albums = user
+  ///   .then { $0.id }                                     // a value
+  ///   .then { $0 > 0 ? .success($0) : .failure(.badID) }  // a Result
+  ///   .then { id in albums(ofUser: id) }                  // a Future
+  /// ```
+  ///
+  /// - Parameter transform: Turns the value into the next value, result or future.
+  /// - Returns: A future of the next value, with the same error type.
+  @inlinable
+  public func then<Step: FutureThenStep>(
+    @FutureThenBuilder<E> _ transform: @escaping @Sendable (T) -> Step
+  ) -> Future<Step.Success, E> where Step.Failure == E {
+    Step._chain(after: self, transform)
+  }
+
   /// Chains a function of the value: `T -> U`. Skipped when this future fails.
   ///
+  /// It serves function references and key paths (`then(toModel)`, `then(\.count)`) and closures with `return`
+  /// and an explicit result type; an inline closure without `return` goes to the ``FutureThenBuilder`` overload.
   /// Eager: if this future is completed the function runs now, on the calling thread; otherwise it runs once, on
-  /// the thread that completes this future — whether or not anyone observes the returned future.
+  /// the thread that completes this future.
   ///
   /// ```swift
   /// let count = Future<[Int], Never>(value: [1, 2, 3]).then(\.count)
@@ -12,41 +38,29 @@ extension Future {
   ///
   /// - Parameter transform: Turns the value into the next one.
   /// - Returns: A future of the transformed value, with the same error type.
-  @inlinable
+  @inlinable @_disfavoredOverload
   public func then<U>(_ transform: @escaping @Sendable (T) -> U) -> Future<U, E> {
     _then(.value(transform))
   }
 
-  /// Chains a function that can fail: `T -> Result<U, E>`. Skipped when this future fails.
+  /// A closure with `return` statements that returns `.success(...)` or `.failure(...)` without a written result
+  /// type: not a chain step until the result type is written.
   ///
-  /// Runs when the value arrives (now, if it already has), on the thread that delivered it.
+  /// Only a diagnostic, as on `Promise`. Write the result type, or use ``attemptMap(_:)``:
   ///
   /// ```swift
-  /// func parse(_ text: String) -> Result<Int, ParseError> { ... }
-  /// let number = Future<String, ParseError>(value: "42").then(parse)
+  /// future.then { x -> Result<Int, RangeError> in
+  ///   if x < 0 { return .failure(.negative) }
+  ///   return .success(x + 1)
+  /// }
   /// ```
-  ///
-  /// - Parameter transform: Turns the value into the next one, or into the typed error the future fails with.
-  /// - Returns: A future of the transformed value, with the same error type.
-  @inlinable
+  @available(
+    *, unavailable,
+    message:
+      "write the closure's result type ('x -> Result<U, E> in') or use attemptMap, so that .success/.failure have a type"
+  )
   public func then<U>(_ transform: @escaping @Sendable (T) -> Result<U, E>) -> Future<U, E> {
-    _then(.result(transform))
-  }
-
-  /// Chains more asynchronous work: `T -> Future<U, E>`. Skipped when this future fails.
-  ///
-  /// The function runs when the value arrives (now, if it already has), on the thread that delivered it; the
-  /// returned future completes with the result of the future the function returned.
-  ///
-  /// ```swift
-  /// let albums = user.then { user in albums(of: user) }  // albums(of:) returns a Future
-  /// ```
-  ///
-  /// - Parameter transform: Turns the value into the future that continues the chain.
-  /// - Returns: A future of the inner future's value, with the same error type.
-  @inlinable
-  public func then<U>(_ transform: @escaping @Sendable (T) -> Future<U, E>) -> Future<U, E> {
-    _then(.future(transform))
+    fatalError("unavailable")
   }
 
   /// Transforms the value: the unambiguous spelling of `then` with a `T -> U` function.
