@@ -6,7 +6,8 @@ extension Promise {
   ///
   /// A closure written without `return` is built by ``ThenBuilder``: a plain value continues the chain, a
   /// `Result` continues or fails, a `Promise` runs and its result continues. Its body is type-checked on its own,
-  /// so chains of inline closures stay fast to compile at any length. The function runs on the thread that
+  /// so chains of inline closures stay fast to compile (the limits, such as `async` functions, are in
+  /// `Docs/Troubleshooting.md`). The function runs on the thread that
   /// delivered the value, when the promise runs — never before; a promise it returns runs at once.
   ///
   /// ```swift

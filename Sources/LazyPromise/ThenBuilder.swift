@@ -1,8 +1,8 @@
 /// Lets an inline `then { ... }` closure produce a plain value, a `Result<U, E>` or a `Promise<U, E>`.
 ///
 /// You never name this type: `then` applies it to every closure written without `return`. The closure's body is
-/// type-checked on its own, apart from the rest of the chain, so a chain of inline closures type-checks in time
-/// linear in its length. What the body produces decides what the stage does:
+/// type-checked on its own, apart from the rest of the chain, so in a synchronous function a chain of inline
+/// closures type-checks in time linear in its length (inside an `async` function, see `Docs/Troubleshooting.md`). What the body produces decides what the stage does:
 ///
 /// | the body produces | the stage |
 /// | --- | --- |

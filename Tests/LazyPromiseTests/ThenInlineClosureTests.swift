@@ -15,8 +15,8 @@ private enum StageError: Error, Equatable {
 @Sendable private func double(_ x: Int) -> Int { x * 2 }
 
 /// Twenty inline stages, built in a synchronous function: in an `async` function, long chains of unannotated
-/// inline `then` closures still exceed the type checker's budget (Docs/Troubleshooting.md, "Inside async
-/// functions").
+/// inline `then` closures still exceed the type checker's budget (Docs/Troubleshooting.md, "What is
+/// not fast yet").
 private func twentyPlainStages() -> Promise<Int, StageError> {
   Promise<Int, StageError>(value: 0)
     .then { $0 + 1 }.then { $0 + 1 }.then { $0 + 1 }.then { $0 + 1 }.then { $0 + 1 }
