@@ -1,3 +1,5 @@
+import Dispatch
+
 // MARK: - Waiting
 
 extension Promise {
@@ -15,8 +17,11 @@ extension Promise {
   /// - Parameters:
   ///   - interval: How long to wait; zero or less hops to `scheduler` without waiting.
   ///   - scheduler: The clock to wait on and where the value is delivered; a ``VirtualScheduler`` in tests.
+  ///     Defaults to `DispatchQueue.global()`.
   /// - Returns: A promise of the same value, delivered `interval` later.
-  public func delay(_ interval: Duration, on scheduler: some PromiseScheduler) -> Promise<T, E> {
+  public func delay(
+    _ interval: Duration, on scheduler: some PromiseScheduler = DispatchQueue.global()
+  ) -> Promise<T, E> {
     _operator { upstream, run, completion in
       upstream._run(run.makeChild()) { result in
         guard case .success(let value) = result else { return completion(result) }
@@ -57,9 +62,12 @@ extension Promise {
   /// - Parameters:
   ///   - interval: How long the work may take.
   ///   - scheduler: The clock to time on; a ``VirtualScheduler`` in tests.
+  ///     Defaults to `DispatchQueue.global()`.
   ///   - error: The error the chain fails with when time runs out — your own type, so it stays typed.
   /// - Returns: A promise with this one's result, or `error` when time ran out first.
-  public func timeout(_ interval: Duration, on scheduler: some PromiseScheduler, error: E) -> Promise<T, E> {
+  public func timeout(
+    _ interval: Duration, on scheduler: some PromiseScheduler = DispatchQueue.global(), error: E
+  ) -> Promise<T, E> {
     _operator { upstream, run, completion in
       let once = _Once()
       let child = run.makeChild()
@@ -121,10 +129,11 @@ extension Promise {
   ///   - retries: How many more attempts after the first one, at most; `0` (or less) runs the work once.
   ///   - backoff: How long to wait before each retry.
   ///   - scheduler: The clock to wait on and where retries start; a ``VirtualScheduler`` in tests.
+  ///     Defaults to `DispatchQueue.global()`.
   ///   - shouldRetry: Whether an error is worth another attempt; every error is, by default.
   /// - Returns: A promise of the first attempt's value that succeeded, or of the last error.
   public func retry(
-    _ retries: Int, backoff: RetryBackoff, on scheduler: some PromiseScheduler,
+    _ retries: Int, backoff: RetryBackoff, on scheduler: some PromiseScheduler = DispatchQueue.global(),
     if shouldRetry: @escaping @Sendable (E) -> Bool = { _ in true }
   ) -> Promise<T, E> {
     _retry(retries, backoff: (backoff, scheduler), shouldRetry: shouldRetry)
@@ -151,7 +160,9 @@ extension Promise where E == Never {
   /// ticks.setFailureType(to: TickError.self).timeout(.seconds(1), on: queue, error: .tooSlow)  // instead
   /// ```
   @available(*, unavailable, message: "this promise cannot fail; use setFailureType(to:) first to give it an error")
-  public func timeout<F: Error>(_ interval: Duration, on scheduler: some PromiseScheduler, error: F) -> Promise<T, F> {
+  public func timeout<F: Error>(
+    _ interval: Duration, on scheduler: some PromiseScheduler = DispatchQueue.global(), error: F
+  ) -> Promise<T, F> {
     fatalError("unavailable")
   }
 }
