@@ -42,9 +42,12 @@ extension Promise where T: Sendable {
   /// let artist = try await lookup(id: "909253").then(decode).value  // throws(LookupError)
   /// ```
   ///
-  /// > Important: With cooperative cancellation the `await` lasts until the work delivers. A cancel handler that
-  /// > stops work without completing it (invalidating a timer, say) leaves the `await` waiting; complete the task
-  /// > from the handler, or adopt ``CancellationRepresentable``.
+  /// > Important: Cancelling the awaiting `Task` does **not** end this `await` early when `E` is a plain error
+  /// > enum: the `await` lasts until the work delivers, and then returns its value (a cancelled `Task` awaiting a
+  /// > 2-second request gets the value 2 seconds later). To end the `await` at once with an error, add a case
+  /// > `cancelled` to `E` and conform it to ``CancellationRepresentable`` (or use `CancellationError` as `E`).
+  /// > A cancel handler that stops work without completing it (invalidating a timer, say) leaves this `await`
+  /// > waiting; complete the task from the handler, or adopt ``CancellationRepresentable``.
   public var value: T {
     get async throws(E) {
       try await _awaitResult(endingWith: nil).get()
