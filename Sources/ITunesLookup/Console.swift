@@ -12,9 +12,13 @@ struct Console: Sendable {
     write: { print($0) },
     report: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
 
-  /// Stage 5, print: writes the artist's name, one line.
+  /// Stage 5, print: writes the artist's name, one line, then one indented line per album when the lookup asked
+  /// for albums (`--entity album`).
   func printName(_ artist: Artist) {
     write(artist.name)
+    for album in artist.albums {
+      write("  \(album.name)" + (album.trackCount.map { " (\($0) tracks)" } ?? ""))
+    }
   }
 
   /// Writes `error: <what went wrong>`, one line, to the diagnostics.

@@ -14,6 +14,8 @@ struct Artist: Equatable, Sendable {
   var genre: String
   /// The primary genre's id, `21` for Rock.
   var genreID: Int
+  /// The artist's albums, when the lookup asked for them (`--entity album`); filled in by ``filter(genre:id:)``.
+  var albums: [Album] = []
 }
 
 /// An album (a `collection` entry), as the example uses it.

@@ -26,7 +26,7 @@ struct Options: Equatable, Sendable {
 
       --live             ask the real API (https://itunes.apple.com/lookup)
       --id ID            the artist id (default 909253, Jack Johnson)
-      --entity NAME      also look up the artist's entries of this kind, e.g. album
+      --entity NAME      also look up the artist's entries of this kind; album lists the albums
       --genre NAME       the genre to pick (default Rock; case does not matter)
       --base-url URL     ask the lookup API at URL instead, e.g. http://127.0.0.1:8080
       --timeout SECONDS  how long the lookup may take (default 10); then it is cancelled

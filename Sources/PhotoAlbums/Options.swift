@@ -23,7 +23,9 @@ struct Options: Equatable, Sendable {
 
     Fetches users, albums and photos from JSONPlaceholder and merges them into users with their albums
     with their photos, three ways: nested completion handlers (callbacks), a sequential promise chain
-    (chain) and a parallel zip (zip). Prints the totals and each user's albums and photos.
+    (chain) and a parallel zip (zip). All three run and must agree; their common answer is printed
+    once: the totals and each user's albums and photos. To see each version and how long it took,
+    add --verbose (or pick one with --only).
     Without --live or --base-url it answers from the recorded responses, with no network.
 
       --live             ask the real API (https://jsonplaceholder.typicode.com)

@@ -16,6 +16,16 @@ struct FilterTests {
     #expect(filter(genre: "Rock", id: "1")(Self.lookup) == .success(Self.artist("B", genre: "Rock")))
   }
 
+  @Test("the picked artist carries the lookup's albums by that artist, and no others")
+  func pickedArtistCarriesItsAlbums() {
+    let mine = Album(id: 10, name: "Mine", artistID: 1, trackCount: 9)
+    let other = Album(id: 11, name: "Other", artistID: 2, trackCount: nil)
+    let lookup = ArtistLookup(artists: [Self.artist("B", genre: "Rock")], albums: [mine, other])
+    var expected = Self.artist("B", genre: "Rock")
+    expected.albums = [mine]
+    #expect(filter(genre: "Rock", id: "1")(lookup) == .success(expected))
+  }
+
   @Test("the genre is compared without regard to case")
   func genreIgnoresCase() {
     #expect(filter(genre: "pop", id: "1")(Self.lookup) == .success(Self.artist("A", genre: "Pop")))

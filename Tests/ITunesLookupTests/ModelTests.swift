@@ -15,6 +15,17 @@ struct ModelTests {
     #expect(lookup == ArtistLookup(artists: [Self.jackJohnson], albums: []))
   }
 
+  /// ``jackJohnson`` as the filter stage returns him from the `--entity album` lookup.
+  static var jackJohnsonWithAlbums: Artist {
+    var artist = jackJohnson
+    artist.albums = [
+      Album(id: 879273552, name: "In Between Dreams", artistID: 909253, trackCount: 14),
+      Album(id: 879273578, name: "On and On", artistID: 909253, trackCount: 16),
+      Album(id: 879273511, name: "Brushfire Fairytales", artistID: 909253, trackCount: 13),
+    ]
+    return artist
+  }
+
   @Test("collections become albums beside the artist")
   func collectionsBecomeAlbums() throws {
     let lookup = try toModel(recordedResponse(LookupQuery(id: "909253", entity: "album"))).get()

@@ -45,8 +45,8 @@ struct PipelineTests {
       reply: answer(LookupQuery(id: "159260351")),
       expected: .failure(.noGenreMatch(genre: "Rock", id: "159260351", found: ["Pop"]))),
     Case(
-      testDescription: "an artist among collections is still found",
-      reply: answer(LookupQuery(id: "909253", entity: "album")), expected: .success(ModelTests.jackJohnson)),
+      testDescription: "an artist among collections is found with the albums",
+      reply: answer(LookupQuery(id: "909253", entity: "album")), expected: .success(ModelTests.jackJohnsonWithAlbums)),
     Case(
       testDescription: "a server that stalls past the timeout fails timedOut",
       reply: { .stall }, expected: .failure(.timedOut(seconds: 0.5))),

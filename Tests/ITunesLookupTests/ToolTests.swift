@@ -24,6 +24,18 @@ struct ToolTests {
     #expect(run.diagnostics.isEmpty)
   }
 
+  @Test("--entity album prints the artist's name, then each album the lookup found, and exits 0")
+  func entityAlbumListsTheAlbums() async {
+    let run = await run(["--entity", "album"])
+    #expect(run.status == 0)
+    #expect(
+      run.output == [
+        "Jack Johnson", "  In Between Dreams (14 tracks)", "  On and On (16 tracks)",
+        "  Brushfire Fairytales (13 tracks)",
+      ])
+    #expect(run.diagnostics.isEmpty)
+  }
+
   @Test("a failed lookup prints one error line and exits 1")
   func failedLookupPrintsOneLine() async {
     let run = await run(["--id", "159260351"])
