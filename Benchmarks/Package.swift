@@ -35,6 +35,13 @@ let package = Package(
       path: "Benchmarks/LazyPromiseBenchmarks",
       plugins: benchmarkPlugin
     ),
+    // Not a package-benchmark target: a plain executable for instruction counting under valgrind's callgrind,
+    // driven by Scripts/check-instructions.sh (the CI gate on instructions per stage).
+    .executableTarget(
+      name: "InstructionCounts",
+      dependencies: [.product(name: "LazyPromise", package: "LazyPromise")],
+      path: "InstructionCounts"
+    ),
     // swift-nio `EventLoopFuture` on an `EmbeddedEventLoop`.
     .executableTarget(
       name: "NIOFutureBenchmarks",

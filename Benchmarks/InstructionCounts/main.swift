@@ -1,0 +1,104 @@
+// A tiny, deterministic driver for instruction counting under `valgrind --tool=callgrind`.
+//
+//   InstructionCounts SCENARIO STAGES RUNS
+//
+// builds one chain of STAGES stages of SCENARIO and runs it RUNS times. Benchmarks/Scripts/check-instructions.sh
+// runs it at two sizes and two run counts and takes differences, so process start-up and one-time costs cancel:
+// what is left is the cost of one stage (build + run), or of one stage of a run of a prebuilt chain.
+import LazyPromise
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The error type of every chain (never thrown on the success scenarios).
+enum BenchError: Error {
+  case failed
+}
+
+/// Where results go, so the optimizer cannot drop the work.
+nonisolated(unsafe) var sink = 0
+
+@inline(never)
+func consume(_ result: Result<Int, BenchError>) {
+  if case .success(let value) = result { sink &+= value } else { sink &+= 1 }
+}
+
+/// Hand-written nested completion handlers, built in a loop as a promise chain is: the floor.
+typealias Operation = (@escaping (Result<Int, BenchError>) -> Void) -> Void
+
+func callbackChain(_ stages: Int) -> Operation {
+  var operation: Operation = { completion in completion(.success(0)) }
+  for _ in 0..<stages {
+    let previous = operation
+    operation = { completion in
+      previous { result in
+        switch result {
+        case .success(let value): completion(.success(value &+ 1))
+        case .failure(let error): completion(.failure(error))
+        }
+      }
+    }
+  }
+  return operation
+}
+
+/// Kinds of `then` stage, decided once so that the loop below costs only the stage.
+enum Kind {
+  case value, result, promise, mapOperator
+}
+
+func promiseChain(_ kind: Kind, _ stages: Int, failing: Bool) -> Promise<Int, BenchError> {
+  var chain = failing ? Promise<Int, BenchError>(error: .failed) : Promise<Int, BenchError>(value: 0)
+  switch kind {
+  case .value: for _ in 0..<stages { chain = chain.then { $0 &+ 1 } }
+  case .result: for _ in 0..<stages { chain = chain.then { .success($0 &+ 1) } }
+  case .promise: for _ in 0..<stages { chain = chain.then { Promise(value: $0 &+ 1) } }
+  case .mapOperator: for _ in 0..<stages { chain = chain.map { $0 &+ 1 } }
+  }
+  return chain
+}
+
+func loop(_ remaining: Int) -> Promise<Int, BenchError> {
+  if remaining == 0 { return Promise(value: 0) }
+  return Promise(value: remaining - 1).then { loop($0) }
+}
+
+func futureChain(_ stages: Int) {
+  let (source, resolver) = Future<Int, BenchError>.makePending()
+  var future = source
+  for _ in 0..<stages { future = future.then { $0 &+ 1 } }
+  resolver.resolve(0)
+  future.observe { consume($0) }
+}
+
+let arguments = CommandLine.arguments.dropFirst()
+guard arguments.count == 3, let stages = Int(arguments[arguments.startIndex + 1]),
+  let runs = Int(arguments[arguments.startIndex + 2])
+else {
+  print("usage: InstructionCounts SCENARIO STAGES RUNS")
+  exit(2)
+}
+let scenario = arguments[arguments.startIndex]
+
+switch scenario {
+case "callbacks.map":
+  let operation = callbackChain(stages)
+  for _ in 0..<runs { operation { consume($0) } }
+case "promise.map", "promise.mapOperator", "promise.result", "promise.flatMap", "promise.error":
+  let kinds: [String: Kind] = [
+    "promise.map": .value, "promise.mapOperator": .mapOperator, "promise.result": .result,
+    "promise.flatMap": .promise, "promise.error": .value,
+  ]
+  let chain = promiseChain(kinds[scenario]!, stages, failing: scenario == "promise.error")
+  for _ in 0..<runs { chain.run { consume($0) } }
+case "promise.loop":
+  for _ in 0..<runs { loop(stages).run { consume($0) } }
+case "future.map":
+  for _ in 0..<runs { futureChain(stages) }
+default:
+  print("unknown scenario \(scenario)")
+  exit(2)
+}

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Checks LazyPromise's instructions per stage against the ceilings committed for this toolchain.
+#
+#   bash Benchmarks/Scripts/check-instructions.sh            # what CI runs: fails on a rise of more than 3 %
+#   bash Benchmarks/Scripts/check-instructions.sh --update   # rewrite the ceilings after an intended change
+#
+# Wall-clock on a shared machine moves ±20 %; instruction counts from `valgrind --tool=callgrind` do not (the same
+# binary and arguments give the same total to within a few instructions). The driver (Benchmarks/InstructionCounts)
+# builds one chain and runs it; each figure is a difference between two sizes (100 and 1,100 stages) and, for
+# "run", between one and two runs, so process start-up and one-time costs cancel. Figures are instructions per
+# stage (per iteration for the loop), malloc and free included; the ratio column is against hand-written nested
+# callbacks built and run the same way.
+set -euo pipefail
+
+package_dir="$(cd "$(dirname "$0")/.." && pwd)"
+swift_version="$(swift --version 2>&1 | sed -nE 's/.*Swift version ([0-9]+\.[0-9]+).*/\1/p' | head -n 1)"
+ceilings="$package_dir/Thresholds/$swift_version/instructions.txt"
+tolerance_percent=3
+small=100
+large=1100
+
+command -v valgrind > /dev/null || { echo "error: valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
+
+swift build -c release --package-path "$package_dir" --product InstructionCounts > /dev/null
+binary="$(swift build -c release --package-path "$package_dir" --show-bin-path)/InstructionCounts"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+# valgrind 3.19 cannot read the toolchain's DWARF 5 debug info: count a copy without it.
+cp "$binary" "$work/driver" && strip -g "$work/driver"
+
+# count SCENARIO STAGES RUNS: the instructions the whole process executed.
+count() {
+  SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --callgrind-out-file="$work/out" "$work/driver" "$@" 2>&1 \
+    | sed -nE 's/.*Collected : ([0-9]+).*/\1/p'
+}
+# per_stage SCENARIO: build + one run, per stage.
+per_stage() {
+  local a b
+  a=$(count "$1" $small 1); b=$(count "$1" $large 1)
+  echo $(((b - a) / (large - small)))
+}
+# per_run_stage SCENARIO: one more run of the same prebuilt chain, per stage.
+per_run_stage() {
+  local a1 a2 b1 b2
+  a1=$(count "$1" $small 1); a2=$(count "$1" $small 2); b1=$(count "$1" $large 1); b2=$(count "$1" $large 2)
+  echo $((((b2 - b1) - (a2 - a1)) / (large - small)))
+}
+
+declare -A measured
+measured[callbacks.map.build+run]=$(per_stage callbacks.map)
+measured[callbacks.map.run]=$(per_run_stage callbacks.map)
+measured[promise.map.build+run]=$(per_stage promise.map)
+measured[promise.map.run]=$(per_run_stage promise.map)
+measured[promise.mapOperator.build+run]=$(per_stage promise.mapOperator)
+measured[promise.result.build+run]=$(per_stage promise.result)
+measured[promise.flatMap.build+run]=$(per_stage promise.flatMap)
+measured[promise.error.build+run]=$(per_stage promise.error)
+measured[promise.loop.iteration]=$(per_stage promise.loop)
+measured[future.map.build+run]=$(per_stage future.map)
+names="callbacks.map.build+run callbacks.map.run promise.map.build+run promise.map.run promise.mapOperator.build+run
+promise.result.build+run
+promise.flatMap.build+run promise.error.build+run promise.loop.iteration future.map.build+run"
+
+if [[ "${1:-}" == "--update" ]]; then
+  mkdir -p "$(dirname "$ceilings")"
+  {
+    echo "# Instructions per stage (callgrind), Swift $swift_version, written by check-instructions.sh --update."
+    for name in $names; do echo "$name ${measured[$name]}"; done
+  } > "$ceilings"
+  echo "Wrote $ceilings; review and commit it."
+  cat "$ceilings"
+  exit 0
+fi
+
+[[ -f $ceilings ]] || { echo "error: no ceilings at $ceilings (run with --update)" >&2; exit 1; }
+floor_build=${measured[callbacks.map.build+run]}
+floor_run=${measured[callbacks.map.run]}
+printf '%-28s %12s %12s %8s  %s\n' "scenario" "instructions" "ceiling" "×cb" "verdict"
+failures=0
+for name in $names; do
+  value=${measured[$name]}
+  ceiling=$(awk -v n="$name" '$1 == n { print $2 }' "$ceilings")
+  floor=$floor_build; [[ $name == *.run ]] && floor=$floor_run
+  ratio=$(awk -v a="$value" -v b="$floor" 'BEGIN { printf "%.2f", a / b }')
+  if [[ -z $ceiling ]]; then
+    verdict="FAIL (no ceiling: run --update)"; failures=$((failures + 1))
+  elif (( value * 100 > ceiling * (100 + tolerance_percent) )); then
+    verdict="FAIL (more than ${tolerance_percent} % above the ceiling)"; failures=$((failures + 1))
+  elif (( value * 100 < ceiling * (100 - tolerance_percent) )); then
+    verdict="ok, ${tolerance_percent} %+ below: lower the ceiling with --update"
+  else
+    verdict="ok"
+  fi
+  printf '%-28s %12s %12s %8s  %s\n' "$name" "$value" "${ceiling:--}" "$ratio" "$verdict"
+done
+(( failures == 0 )) || { echo "$failures scenario(s) over their instruction ceiling." >&2; exit 1; }
