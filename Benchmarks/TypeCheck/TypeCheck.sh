@@ -281,7 +281,7 @@ row() { echo "| $1 | $2 | $3 | $4 | $5 | $6 |"; }
 # The chains of issue 9's goals, as "context swift-version shape stages". The `ci` set is what CI gates (with
 # --gate 5); `all` adds what the library does not reach yet, so that the table shows every miss.
 goal_set() {
-  local sync_shapes="plain alt result result-ctor promise promise-fn ifexpr ms-promise ms-plain-ret
+  local sync_shapes="plain result result-ctor promise promise-fn ifexpr ms-promise ms-plain-ret
     ms-result-ret ms-promise-ret ann-plain ann-result ann-promise ref-plain ref-result ref-promise ref-mix map
     flatmap ms-map ms-flatmap attempt ms-attempt spelled-mix mixed inline-se inline-ms-ret map-validate map-fetch
     map-annres cycle8"
@@ -290,14 +290,15 @@ goal_set() {
     echo "sync $v issue6 6"
     for sh in $sync_shapes; do echo "sync $v $sh 20"; done
     echo "async $v issue6 6"
-    for sh in map flatmap attempt spelled-mix ref-result ref-promise; do echo "async $v $sh 20"; done
-    for sh in plain result promise-fn inline-se ann-result mixed; do echo "async $v $sh 5"; done
+    for sh in map flatmap attempt spelled-mix ref-result ref-promise ref-mix ann-result mixed cycle8; do
+      echo "async $v $sh 20"
+    done
+    for sh in plain result promise-fn inline-se; do echo "async $v $sh 5"; done
   done
   if [[ $1 == all ]]; then
     for v in 6 5; do
-      for sh in freemix ms-plain ms-result ret-plain inline-mix; do echo "sync $v $sh 20"; done
-      for sh in plain result promise-fn ifexpr inline-se ms-promise ann-result ref-mix mixed cycle8 freemix map-validate \
-        map-fetch; do
+      for sh in alt freemix ms-plain ms-result ret-plain inline-mix; do echo "sync $v $sh 20"; done
+      for sh in plain result promise-fn ifexpr inline-se ms-promise freemix map-validate map-fetch; do
         echo "async $v $sh 20"
       done
     done
