@@ -22,7 +22,7 @@ extension Future {
   public func then<Step: FutureThenStep>(
     @FutureThenBuilder<E> _ transform: @escaping @Sendable (T) -> Step
   ) -> Future<Step.Success, E> where Step.Failure == E {
-    Step._chain(after: self, transform)
+    _thenStep(transform)
   }
 
   /// Chains a function of the value: `T -> U`. Skipped when this future fails.
@@ -105,6 +105,38 @@ extension Future {
   @inlinable
   public func flatMap<U>(_ transform: @escaping @Sendable (T) -> Future<U, E>) -> Future<U, E> {
     _then(.future(transform))
+  }
+
+  /// Applies a `then` step now if the result is here, or registers it for when it arrives.
+  @inlinable
+  func _thenStep<Step: FutureThenStep>(
+    _ transform: @escaping @Sendable (T) -> Step
+  ) -> Future<Step.Success, E> where Step.Failure == E {
+    if _state.isCompleted {
+      switch _storedResult {
+      case .failure(let error):
+        return Future<Step.Success, E>(error: error)
+      case .success(let value):
+        guard Step._mayRecurse else { return transform(value)._asFuture() }
+        // As in `_then`: a loop written as recursion calls back into here from the transform; the trampoline keeps
+        // the stack bounded.
+        switch _hopMode() {
+        case .call:
+          return transform(value)._asFuture()
+        case .enter:
+          let next = transform(value)._asFuture()
+          _drainHops()
+          return next
+        case .enqueue:
+          let target = Future<Step.Success, E>(_pending: ())
+          _enqueueHop { transform(value)._settle(into: target).run() }
+          return target
+        }
+      }
+    }
+    let target = Future<Step.Success, E>(_pending: ())
+    _register(_FutureStepStage(transform, target: target))
+    return target
   }
 
   /// Applies a value-side step now if the result is here, or registers it for when it arrives.

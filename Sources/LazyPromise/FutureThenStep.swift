@@ -15,20 +15,34 @@ public protocol FutureThenStep<Success, Failure>: SendableMetatype {
   /// The error the chain fails with.
   associatedtype Failure: Error
 
-  /// Chains `transform` after `upstream`, continuing with the step it returns. Called by `Future.then`.
-  static func _chain<T>(
-    after upstream: Future<T, Failure>, _ transform: @escaping @Sendable (T) -> Self
-  ) -> Future<Success, Failure>
+  /// Completes `target` with this step's result, now or when it arrives; returns the observers that became
+  /// ready, for the caller to run. Called by `Future.then`'s stage.
+  func _settle(into target: Future<Success, Failure>) -> _FutureNodeList
+
+  /// This step as a future: itself, or a completed one. Called by `Future.then` on a completed future.
+  func _asFuture() -> Future<Success, Failure>
+
+  /// Whether a function producing this step can be a loop written as recursion (a `Future` can: its function
+  /// may call back into `then`), so that `then` on a completed future goes through the trampoline for it.
+  static var _mayRecurse: Bool { get }
 }
 
 extension Result: FutureThenStep {
-  /// Chains a `T -> Result` function: continues with the value, or fails with the error.
+  /// Completes `target` with this result.
   @inlinable
-  public static func _chain<T>(
-    after upstream: Future<T, Failure>, _ transform: @escaping @Sendable (T) -> Result<Success, Failure>
-  ) -> Future<Success, Failure> {
-    upstream._then(.result(transform))
+  public func _settle(into target: Future<Success, Failure>) -> _FutureNodeList {
+    target._settle(self)
   }
+
+  /// A future completed with this result.
+  @inlinable
+  public func _asFuture() -> Future<Success, Failure> {
+    Future(result: self)
+  }
+
+  /// A `Result` is a value: its function runs at once.
+  @inlinable
+  public static var _mayRecurse: Bool { false }
 }
 
 extension Future: FutureThenStep {
@@ -37,11 +51,19 @@ extension Future: FutureThenStep {
   /// The error the future fails with.
   public typealias Failure = E
 
-  /// Chains a `T -> Future` function: continues with the result of the future it returns.
+  /// Completes `target` with this future's result, now or once it arrives.
   @inlinable
-  public static func _chain<S>(
-    after upstream: Future<S, E>, _ transform: @escaping @Sendable (S) -> Future<T, E>
-  ) -> Future<T, E> {
-    upstream._then(.future(transform))
+  public func _settle(into target: Future<T, E>) -> _FutureNodeList {
+    _forward(to: target)
   }
+
+  /// This future.
+  @inlinable
+  public func _asFuture() -> Future<T, E> {
+    self
+  }
+
+  /// A function returning a future may be a loop written as recursion.
+  @inlinable
+  public static var _mayRecurse: Bool { true }
 }

@@ -58,8 +58,9 @@ class _FutureObserver<T, E: Error>: _FutureNode {
 }
 
 /// Delivered observers in the order they run; owns one reference to each node.
-@usableFromInline
-struct _FutureNodeList {
+///
+/// Not API: public only because ``FutureThenStep``'s `_settle(into:)` returns it to the stage that runs them.
+public struct _FutureNodeList {
   @usableFromInline var head: UInt
   @usableFromInline var tail: UInt
 

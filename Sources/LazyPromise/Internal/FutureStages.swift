@@ -70,6 +70,26 @@ final class _FutureValueStage<S, T, E: Error>: _FutureStage<S, E, T, E> {
   }
 }
 
+/// `then`: applies the function a `FutureThenBuilder` closure (or a `Result`/`Future` function) became, stored
+/// with its own `(S) -> Step` type — converting it to one of `_FutureValueStep`'s function types would cost a
+/// reabstraction thunk, an allocation, per stage.
+@usableFromInline
+final class _FutureStepStage<S, Step: FutureThenStep>: _FutureStage<S, Step.Failure, Step.Success, Step.Failure> {
+  @usableFromInline let transform: @Sendable (S) -> Step
+
+  @inlinable
+  init(_ transform: @escaping @Sendable (S) -> Step, target: Future<Step.Success, Step.Failure>) {
+    self.transform = transform
+    super.init(target: target) { node in
+      let this = unsafeDowncast(node, to: _FutureStepStage<S, Step>.self)
+      switch this.takeDelivered() {
+      case .failure(let error): return this.target._settle(.failure(error))
+      case .success(let value): return this.transform(value)._settle(into: this.target)
+      }
+    }
+  }
+}
+
 extension _FutureValueStep {
   /// Applies the step to `result` and completes `target` (now, or when a returned future completes).
   @inlinable
