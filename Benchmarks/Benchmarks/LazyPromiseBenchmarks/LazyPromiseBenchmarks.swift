@@ -23,6 +23,15 @@ let benchmarks: @Sendable () -> Void = {
   register(benchmarkName("Promise", "all", Scenario.fanOut), repetitions: Scenario.fanOutRunsPerIteration) {
     Promise.all((0..<Scenario.fanOut).map { Promise<Int, BenchError>(value: $0) }).run { blackHole($0) }
   }
+  // `all` with a transform: each input's promise is made as the input starts.
+  register(benchmarkName("Promise", "allMap", Scenario.fanOut), repetitions: Scenario.fanOutRunsPerIteration) {
+    Promise.all(0..<Scenario.fanOut) { Promise<Int, BenchError>(value: $0) }.run { blackHole($0) }
+  }
+  // `reduce` is a loop: the inputs run one after another, each folded in before the next starts.
+  register(benchmarkName("Promise", "reduce", Scenario.fanOut), repetitions: Scenario.fanOutRunsPerIteration) {
+    Promise.reduce((0..<Scenario.fanOut).map { Promise<Int, BenchError>(value: $0) }, initial: 0, +)
+      .run { blackHole($0) }
+  }
   let transport = InMemoryTransport()
   register(benchmarkName("Promise", "itunes", 1), repetitions: Scenario.pipelinesPerIteration) {
     PromiseChains.lookup("jack johnson", transport: transport).run { blackHole($0) }

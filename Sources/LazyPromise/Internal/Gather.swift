@@ -1,4 +1,4 @@
-/// The state of one run of a combinator over promises (`all`, `allSettled`, `race`, `any`, `zip`).
+/// The state of one run of a combinator over promises (`all`, `allSettled`, `race`, `any`, `zip`, `first(of:where:)`).
 ///
 /// A value type whose transitions return what the engine must do; the engine applies them with the lock
 /// released, so no input is started, cancelled or delivered to under the lock.
@@ -13,6 +13,9 @@ struct _GatherStateMachine<T, E: Error> {
     case first
     /// `any`: at the first success, or when every input has failed.
     case firstSuccess
+    /// `first(of:where:)`: at the first result `decides` accepts, or when every input has delivered. `decides` is
+    /// the library's own test of a result (it runs under the lock), never a caller's function.
+    case firstWhere(_ decides: @Sendable (Result<T, E>) -> Bool)
   }
 
   /// What the engine does after a transition.
@@ -95,6 +98,7 @@ struct _GatherStateMachine<T, E: Error> {
     let decisive: Bool
     switch (rule, result) {
     case (.first, _), (.allSucceed, .failure), (.firstSuccess, .success): decisive = true
+    case (.firstWhere(let decides), _): decisive = decides(result)
     default: decisive = false
     }
     if decisive {

@@ -1,0 +1,62 @@
+import Synchronization
+
+/// The state of one run of `Promise.reduce`: runs the inputs one after another, folding each value into the
+/// accumulated one. Only the input in progress is alive; a stopped run stops it the same way, and every input
+/// started afterwards is stopped at once (so a cancelled run starts nothing that delivers).
+final class _ReduceLoop<T, E: Error, Accumulated>: @unchecked Sendable {
+  private struct State {
+    /// The input in progress.
+    var child: RunHandle?
+    var stop: _StopMode?
+  }
+
+  private let inputs: [Promise<T, E>]
+  private let combine: @Sendable (Accumulated, T) -> Accumulated
+  private let completion: @Sendable (Result<Accumulated, E>) -> Void
+  private let state = Mutex(State())
+
+  init(
+    inputs: [Promise<T, E>], combine: @escaping @Sendable (Accumulated, T) -> Accumulated,
+    completion: @escaping @Sendable (Result<Accumulated, E>) -> Void
+  ) {
+    self.inputs = inputs
+    self.combine = combine
+    self.completion = completion
+  }
+
+  /// Starts the first input, or delivers `initial` when there is none.
+  func start(_ run: _TaskRun, initial: Accumulated) {
+    run.onStop { [self] mode in stop(mode) }
+    step(0, initial)
+  }
+
+  private func step(_ index: Int, _ accumulated: Accumulated) {
+    guard index < inputs.count else { return completion(.success(accumulated)) }
+    let child = RunHandle()
+    let stop = state.withLock { state in
+      state.child = child
+      return state.stop
+    }
+    if let stop { child._stop(stop) }
+    let next = _Unchecked(accumulated)
+    inputs[index]._run(child) { [self] result in
+      switch result {
+      case .failure(let error):
+        completion(.failure(error))
+      case .success(let value):
+        let folded = _Unchecked(combine(next.value, value))
+        // A synchronous input re-enters `step` from inside the last one: go through the trampoline, as
+        // every run-time join does, so any number of inputs runs in bounded stack.
+        _hop({ step(index + 1, folded.value) }, { { self.step(index + 1, folded.value) } })
+      }
+    }
+  }
+
+  private func stop(_ mode: _StopMode) {
+    let child = state.withLock { state in
+      state.stop = mode
+      return state.child
+    }
+    child?._stop(mode)
+  }
+}
