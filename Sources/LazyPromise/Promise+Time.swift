@@ -109,6 +109,29 @@ extension Promise {
   ///   - shouldRetry: Whether an error is worth another attempt; every error is, by default.
   /// - Returns: A promise of the first attempt's value that succeeded, or of the last error.
   public func retry(_ retries: Int, if shouldRetry: @escaping @Sendable (E) -> Bool = { _ in true }) -> Promise<T, E> {
+    _retry(retries, backoff: nil) { error, _ in shouldRetry(error) }
+  }
+
+  /// Runs this promise again when it fails, up to `retries` more times, while `shouldRetry` accepts the error and
+  /// the number of retries still allowed.
+  ///
+  /// As ``retry(_:if:)-(_,(E)->Bool)``, with the count: `remaining` is how many more attempts may follow this
+  /// failure (`retries` for the first failure, 1 for the last one that can be retried); the predicate is not
+  /// asked once none remain.
+  ///
+  /// ```swift
+  /// session.dataPromise(from: url)
+  ///   .retry(5) { error, remaining in error.isTransient || remaining > 3 }  // any error twice, then transient ones
+  ///   .run(some: show, none: report)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - retries: How many more attempts after the first one, at most; `0` (or less) runs the work once.
+  ///   - shouldRetry: Whether this error, with `remaining` retries left, is worth another attempt.
+  /// - Returns: A promise of the first attempt's value that succeeded, or of the last error.
+  public func retry(
+    _ retries: Int, if shouldRetry: @escaping @Sendable (_ error: E, _ remaining: Int) -> Bool
+  ) -> Promise<T, E> {
     _retry(retries, backoff: nil, shouldRetry: shouldRetry)
   }
 
@@ -136,11 +159,37 @@ extension Promise {
     _ retries: Int, backoff: RetryBackoff, on scheduler: some PromiseScheduler = DispatchQueue.global(),
     if shouldRetry: @escaping @Sendable (E) -> Bool = { _ in true }
   ) -> Promise<T, E> {
+    _retry(retries, backoff: (backoff, scheduler)) { error, _ in shouldRetry(error) }
+  }
+
+  /// Runs this promise again when it fails, waiting between attempts, while `shouldRetry` accepts the error and the
+  /// number of retries still allowed (`remaining`: `retries` for the first failure, 1 for the last retryable one).
+  ///
+  /// ```swift
+  /// session.dataPromise(from: url)
+  ///   .retry(4, backoff: .exponential(initial: .milliseconds(200))) { error, remaining in
+  ///     error.isTransient || remaining > 2
+  ///   }
+  ///   .run(some: show, none: report)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - retries: How many more attempts after the first one, at most; `0` (or less) runs the work once.
+  ///   - backoff: How long to wait before each retry.
+  ///   - scheduler: The clock to wait on and where retries start; a ``VirtualScheduler`` in tests.
+  ///     Defaults to `DispatchQueue.global()`.
+  ///   - shouldRetry: Whether this error, with `remaining` retries left, is worth another attempt.
+  /// - Returns: A promise of the first attempt's value that succeeded, or of the last error.
+  public func retry(
+    _ retries: Int, backoff: RetryBackoff, on scheduler: some PromiseScheduler = DispatchQueue.global(),
+    if shouldRetry: @escaping @Sendable (_ error: E, _ remaining: Int) -> Bool
+  ) -> Promise<T, E> {
     _retry(retries, backoff: (backoff, scheduler), shouldRetry: shouldRetry)
   }
 
   private func _retry(
-    _ retries: Int, backoff: (RetryBackoff, any PromiseScheduler)?, shouldRetry: @escaping @Sendable (E) -> Bool
+    _ retries: Int, backoff: (RetryBackoff, any PromiseScheduler)?,
+    shouldRetry: @escaping @Sendable (E, Int) -> Bool
   ) -> Promise<T, E> {
     _operator { upstream, run, completion in
       _RetryLoop(

@@ -16,14 +16,14 @@ final class _RetryLoop<T, E: Error>: @unchecked Sendable {
   private let upstream: Promise<T, E>
   private let retries: Int
   private let backoff: (RetryBackoff, any PromiseScheduler)?
-  private let shouldRetry: @Sendable (E) -> Bool
+  private let shouldRetry: @Sendable (E, Int) -> Bool
   private let run: _TaskRun
   private let completion: Promise<T, E>.Completion
   private let state: Mutex<State>
 
   init(
     upstream: Promise<T, E>, retries: Int, backoff: (RetryBackoff, any PromiseScheduler)?,
-    shouldRetry: @escaping @Sendable (E) -> Bool, run: _TaskRun, completion: @escaping Promise<T, E>.Completion
+    shouldRetry: @escaping @Sendable (E, Int) -> Bool, run: _TaskRun, completion: @escaping Promise<T, E>.Completion
   ) {
     self.upstream = upstream
     self.retries = retries
@@ -51,8 +51,9 @@ final class _RetryLoop<T, E: Error>: @unchecked Sendable {
   }
 
   private func finish(_ result: Result<T, E>) {
-    guard case .failure(let error) = result, state.withLock({ $0.stop == nil && $0.retriesDone < retries }),
-      shouldRetry(error)
+    guard case .failure(let error) = result,
+      let remaining = state.withLock({ $0.stop == nil && $0.retriesDone < retries ? retries - $0.retriesDone : nil }),
+      shouldRetry(error, remaining)
     else { return completion(result) }
     // Take the retry, unless the run was stopped while the predicate ran.
     let retry: Int? = state.withLock { state in
