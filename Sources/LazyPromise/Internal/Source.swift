@@ -38,9 +38,10 @@ enum _Source<T, E: Error>: @unchecked Sendable {
       guard !handle._isCancelled else { return }
       task(makeContinuation(_Admission(handle: handle, site: site)))
     case .stage(let unmanaged):
-      let continuation = makeContinuation(.trusted)
+      var continuation = makeContinuation(.trusted)
       unmanaged._withUnsafeGuaranteedRef { stage in
         if joining || stage._hops {
+          if stage._depth % _relayInterval == 0 { continuation = _Relay.wrapping(continuation) }
           _hop({ stage._invoke(stage, handle, continuation) }, { { stage._invoke(stage, handle, continuation) } })
         } else {
           stage._invoke(stage, handle, continuation)
