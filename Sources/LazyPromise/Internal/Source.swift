@@ -38,10 +38,11 @@ enum _Source<T, E: Error>: @unchecked Sendable {
       guard !handle._isCancelled else { return }
       task(makeContinuation(_Admission(handle: handle, site: site)))
     case .stage(let unmanaged):
-      var continuation = makeContinuation(.trusted)
+      let continuation = makeContinuation(.trusted)
       unmanaged._withUnsafeGuaranteedRef { stage in
         if joining || stage._hops {
-          if stage._depth % _relayInterval == 0 { continuation = _Relay.wrapping(continuation) }
+          // A `let`, not an assignment to the captured one: the escaping `later` closure would box a variable.
+          let continuation = stage._depth % _relayInterval == 0 ? _Relay.wrapping(continuation) : continuation
           _hop({ stage._invoke(stage, handle, continuation) }, { { stage._invoke(stage, handle, continuation) } })
         } else {
           stage._invoke(stage, handle, continuation)
