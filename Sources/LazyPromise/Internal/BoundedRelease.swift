@@ -31,10 +31,10 @@ func _releaseInBoundedStack<Value>(_ value: inout Value?) {
 /// A run's continuations form a chain as long as the run: each stage's continuation holds the next one. Whoever
 /// lets go of the first one — the task that delivered, or that drops its completion handler after a cancel or
 /// without calling it — would free the whole chain recursively, about 130 bytes of stack per stage. A relay every
-/// `_relayInterval` stages cuts that recursion: it releases what it holds through `_releaseInBoundedStack`, so at
-/// most `_relayInterval` continuations are freed recursively before the trampoline's budget check runs again.
-/// It costs two allocations (the relay and the closure that calls it) per `_relayInterval` stages, and none on a
-/// chain shorter than that.
+/// `_relayInterval` stages cuts that recursion: it releases what it holds the way `_releaseInBoundedStack` does, so
+/// at most `_relayInterval` continuations are freed recursively before the trampoline's budget check runs again.
+/// It costs one allocation per `_relayInterval` stages (the closure that calls the relay captures only the relay,
+/// so the relay is its context), and none on a chain shorter than that.
 @usableFromInline
 final class _Relay<Value>: @unchecked Sendable {  // `next` is written only by `init` and `deinit`
   @usableFromInline var next: (@Sendable (Value) -> Void)?
