@@ -1,3 +1,5 @@
+import Synchronization
+
 /// An eager, typed-error result that arrives once and is kept: the work behind it has already started.
 ///
 /// A future is the eager counterpart of ``Promise``. It is made pending with its writer side
@@ -26,10 +28,13 @@ public final class Future<T, E: Error> {
   @usableFromInline let _state: _FutureStateMachine
   /// Written once, by the completer that claimed the state, before the state reads completed.
   @usableFromInline var _result: Result<T, E>?
+  /// The runs of `promise` (and of `shared()` promises) waiting for the result; see `_PendingRuns`.
+  @usableFromInline let _pendingRuns: Atomic<UInt>
 
   @inlinable
   init(_pending: ()) {
     _state = _FutureStateMachine(completed: false)
+    _pendingRuns = Atomic(0)
     _result = nil
   }
 
@@ -45,6 +50,7 @@ public final class Future<T, E: Error> {
   @inlinable
   public init(result: Result<T, E>) {
     _state = _FutureStateMachine(completed: true)
+    _pendingRuns = Atomic(0)
     _result = result
   }
 
@@ -98,6 +104,7 @@ public final class Future<T, E: Error> {
   }
 
   deinit {
+    _releasePendingRuns()
     let stack = _state.takePendingStack()
     if stack != 0 { _FutureNodeList.release(stack: stack) }
   }

@@ -37,7 +37,7 @@ extension Promise {
   /// - Returns: A lazy promise memoizing this one's first run.
   public func shared() -> Promise<T, E> {
     let work = _SharedWork(self)
-    return Promise { completion in work.future().observe(completion) }
+    return Promise(_operator: { run, completion in work.future()._runView(run, completion) })
   }
 }
 
@@ -55,15 +55,14 @@ extension Future {
   /// A lazy view of the future: each run delivers the future's result.
   ///
   /// Running it starts no work — the future's work has already started. A run delivers at once if the future is
-  /// completed, otherwise on the thread that completes it. Cancelling a run drops that run's delivery; the future
-  /// keeps the observer until it completes.
+  /// completed, otherwise on the thread that completes it. Cancelling a run drops that run's delivery and releases
+  /// what the run holds at once, even while the future stays pending.
   ///
   /// ```swift
   /// let artist: Future<Artist, LookupError> = cache.artist(id)
   /// artist.promise.then(\.artistName).run { print($0) }
   /// ```
   public var promise: Promise<T, E> {
-    nonisolated(unsafe) let future = self
-    return Promise { completion in future.observe(completion) }
+    _view
   }
 }

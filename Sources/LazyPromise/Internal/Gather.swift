@@ -150,7 +150,9 @@ final class _Gather<T: Sendable, E: Error>: @unchecked Sendable {  // its mutabl
 
   private let inputs: [Promise<T, E>]
   private let state: _Locked<_GatherStateMachine<T, E>>
-  private let finish: Finish
+  /// Set until `deinit`, which releases it in bounded stack: it holds the run of the enclosing combinator, so
+  /// nested combinators' runs are a chain that would otherwise be freed recursively.
+  private var finish: Finish?
 
   init(
     _ inputs: [Promise<T, E>], rule: _GatherStateMachine<T, E>.Rule, limit: Int? = nil,
@@ -159,6 +161,16 @@ final class _Gather<T: Sendable, E: Error>: @unchecked Sendable {  // its mutabl
     self.inputs = inputs
     self.state = .make(_GatherStateMachine(count: inputs.count, rule: rule, limit: limit))
     self.finish = finish
+  }
+
+  deinit {
+    // `_releaseInBoundedStack`, written out for a function-typed property (see there).
+    _hop(
+      { finish = nil },
+      {
+        let deferred = finish
+        return { withExtendedLifetime(deferred) {} }
+      })
   }
 
   /// Starts the run.
@@ -193,13 +205,15 @@ final class _Gather<T: Sendable, E: Error>: @unchecked Sendable {  // its mutabl
       drive()
     case .finish(let decisive, let results, let cancel):
       for handle in cancel { handle.cancel() }
-      finish(decisive, results)
+      finish?(decisive, results)
     }
   }
 
   private func drive() {
     while let index = state.withLock({ $0.nextToStart() }) {
-      let handle = inputs[index].run { result in
+      // Started through the trampoline (`_run` joins), so combinators nested to any depth start in bounded stack.
+      let handle = RunHandle()
+      inputs[index]._run(handle) { result in
         self.perform(self.state.withLock { $0.received(result, from: index) })
       }
       switch state.withLock({ $0.started(index, handle: handle) }) {

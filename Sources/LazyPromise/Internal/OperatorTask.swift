@@ -85,7 +85,9 @@ final class _OperatorStage<S, F: Error, T, E: Error>: _Stage<T, E>, @unchecked S
   typealias Task = @Sendable (Promise<S, F>, _TaskRun, @escaping Promise<T, E>.Completion) -> Void
 
   let upstream: _Source<S, F>
-  let task: Task
+  /// Set until `deinit`, which releases it in bounded stack: a combinator's task holds its input promises, so
+  /// nested combinators are a chain of tasks that would otherwise be freed recursively.
+  private var task: Task?
 
   init(upstream: Promise<S, F>, task: @escaping Task) {
     self.upstream = upstream._source
@@ -93,11 +95,21 @@ final class _OperatorStage<S, F: Error, T, E: Error>: _Stage<T, E>, @unchecked S
     super.init(owner: upstream._owner) { stage, handle, completion in
       let this = unsafeDowncast(stage, to: _OperatorStage<S, F, T, E>.self)
       let upstream = _Unchecked(Promise(_source: this.upstream, _owner: this._owner))
-      let task = this.task
+      guard let task = this.task else { fatalError("Internal inconsistency: an operator stage ran after deinit") }
       let run = _TaskRun(handle: handle, generation: handle._generation)
       _Source<T, E>.task({ completion in task(upstream.value, run, completion) }, _operatorSite)
         .subscribe(handle, passingTo: completion)
     }
+  }
+
+  deinit {
+    // `_releaseInBoundedStack`, written out for a function-typed property (see there).
+    _hop(
+      { task = nil },
+      {
+        let deferred = task
+        return { withExtendedLifetime(deferred) {} }
+      })
   }
 }
 
