@@ -45,7 +45,7 @@ all_shapes="plain alt result result-ctor promise promise-fn ifexpr ret-plain
 ms-plain ms-result ms-promise ms-plain-ret ms-result-ret ms-promise-ret
 ann-plain ann-result ann-promise ref-plain ref-result ref-promise ref-mix
 map flatmap flatmap-result ms-map ms-flatmap attempt ms-attempt trymap spelled-mix
-mixed inline-se inline-ms-ret inline-mix issue6 map-validate map-fetch map-annres cycle8 freemix"
+mixed inline-se inline-ms-ret inline-mix issue6 map-validate map-fetch map-annres cycle8 freemix refmix"
 
 # ---------------------------------------------------------------------------------------------
 # Chain shapes. Every stage maps Int -> Int unless the shape says otherwise.
@@ -152,6 +152,17 @@ stage() {
                     15) stage ann-promise "$i" ;; 16) stage ms-result-ret "$i" ;; 17) stage ann-plain "$i" ;;
                     18) stage promise "$i" ;; 19) stage ms-map "$i" ;;
                   esac ;;
+    # what a user writes most: unannotated inline closures of every shape, map/flatMap/attemptMap, and function
+    # references of all three shapes, three of them plain `T -> U` (no key path, no annotated closure)
+    refmix)       case $(( i % 20 )) in
+                    0) stage plain "$i" ;; 1) stage ref-result "$i" ;; 2) stage promise-fn "$i" ;;
+                    3) stage ms-promise "$i" ;; 4) stage map "$i" ;; 5) stage result "$i" ;; 6) stage ref-plain "$i" ;;
+                    7) stage attempt "$i" ;; 8) echo '.then(toText)' ;; 9) echo '.then(textLength)' ;;
+                    10) stage ifexpr "$i" ;; 11) stage ref-promise "$i" ;; 12) stage flatmap "$i" ;;
+                    13) stage promise "$i" ;; 14) stage ms-map "$i" ;; 15) stage plain "$i" ;;
+                    16) stage ref-promise "$i" ;; 17) stage result "$i" ;; 18) stage ref-plain "$i" ;;
+                    19) stage promise "$i" ;;
+                  esac ;;
     *) echo "unknown shape: $s" >&2; return 2 ;;
   esac
 }
@@ -183,6 +194,7 @@ enum MyError: Error { case negative, parse }
 @Sendable func incPromise(_ x: Int) -> Promise<Int, MyError> { Promise(value: x + 1) }
 @Sendable func fetch(_ x: Int) -> Promise<Int, MyError> { Promise(value: x + 1) }
 @Sendable func toText(_ x: Int) -> String { String(x) }
+@Sendable func textLength(_ s: String) -> Int { s.count }
 @Sendable func parse(_ s: String) -> Result<Int, MyError> { Int(s).map { .success($0) } ?? .failure(.parse) }
 
 func chain() {
@@ -197,6 +209,7 @@ enum MyError: Error { case negative, parse }
 @Sendable func incResult(_ x: Int) -> Result<Int, MyError> { x < 0 ? .failure(.negative) : .success(x + 1) }
 @Sendable func fetchR(_ x: Int) -> Result<Int, MyError> { .success(x + 1) }
 @Sendable func toText(_ x: Int) -> String { String(x) }
+@Sendable func textLength(_ s: String) -> Int { s.count }
 @Sendable func parse(_ s: String) -> Result<Int, MyError> { Int(s).map { .success($0) } ?? .failure(.parse) }
 
 extension Result {
@@ -297,7 +310,7 @@ goal_set() {
   done
   if [[ $1 == all ]]; then
     for v in 6 5; do
-      for sh in alt freemix ms-plain ms-result ret-plain inline-mix; do echo "sync $v $sh 20"; done
+      for sh in alt freemix refmix ms-plain ms-result ret-plain inline-mix; do echo "sync $v $sh 20"; done
       for sh in plain result promise-fn ifexpr inline-se ms-promise freemix map-validate map-fetch; do
         echo "async $v $sh 20"
       done
