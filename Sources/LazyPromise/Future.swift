@@ -30,11 +30,14 @@ public final class Future<T, E: Error> {
   @usableFromInline var _result: Result<T, E>?
   /// The runs of `promise` (and of `shared()` promises) waiting for the result; see `_PendingRuns`.
   @usableFromInline let _pendingRuns: Atomic<UInt>
+  /// The work `cancel()` stops, and whether it did: see `Future+Cancel.swift`.
+  @usableFromInline let _work: Atomic<UInt>
 
   @inlinable
   init(_pending: ()) {
     _state = _FutureStateMachine(completed: false)
     _pendingRuns = Atomic(0)
+    _work = Atomic(0)
     _result = nil
   }
 
@@ -51,6 +54,7 @@ public final class Future<T, E: Error> {
   public init(result: Result<T, E>) {
     _state = _FutureStateMachine(completed: true)
     _pendingRuns = Atomic(0)
+    _work = Atomic(0)
     _result = result
   }
 
@@ -105,6 +109,7 @@ public final class Future<T, E: Error> {
 
   deinit {
     _releasePendingRuns()
+    _releaseWork()
     let stack = _state.takePendingStack()
     if stack != 0 { _FutureNodeList.release(stack: stack) }
   }

@@ -5,7 +5,8 @@ extension Promise {
   ///
   /// The work starts on the calling thread before `start()` returns; the future completes on the thread that
   /// delivers the result. Every call starts another run; the future keeps its run's result for all observers.
-  /// A future cannot be cancelled: the run goes on whether or not anyone observes it.
+  /// The future owns the run: cancelling it (``Future/cancel()-5v7mi``, where `E` can say "cancelled") cancels
+  /// the run, whose pending task's cancel handlers run. Otherwise the run goes on whether or not anyone observes it.
   ///
   /// ```swift
   /// let artist = lookup(id: "909253").start()  // the request is under way
@@ -16,7 +17,8 @@ extension Promise {
   /// - Returns: The future of this run.
   public func start() -> Future<T, E> {
     let future = Future<T, E>(_pending: ())
-    _run(completing: future)
+    let handle = _run(completing: future)
+    if !future._state.isCompleted { future._attachWork(handle) }  // what `cancel()` stops
     return future
   }
 
@@ -43,9 +45,10 @@ extension Promise {
 
 extension Promise {
   /// Runs the promise once, completing `future` (which only this run completes) with the result.
-  func _run(completing future: Future<T, E>) {
+  @discardableResult
+  func _run(completing future: Future<T, E>) -> RunHandle {
     nonisolated(unsafe) let future = future  // a future is thread-safe; `T` need not be `Sendable` to run
-    run { result in future._trySettle(result)?.run() }
+    return run { result in future._trySettle(result)?.run() }
   }
 }
 

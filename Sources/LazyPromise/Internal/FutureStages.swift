@@ -29,6 +29,10 @@ class _FutureStage<S, F: Error, T, E: Error>: _FutureObserver<S, F> {
     super.init(fire: fire)
   }
 
+  /// Whether the future this stage completes was cancelled before its input arrived: its function must not run.
+  @inlinable
+  final var isTargetCancelled: Bool { target._state.isCompleted }  // only a cancel completes it before the stage
+
   @usableFromInline
   override func takeUniqueTargetStack() -> UInt {
     isKnownUniquelyReferenced(&target) ? target._state.takePendingStack() : 0
@@ -65,6 +69,7 @@ final class _FutureValueStage<S, T, E: Error>: _FutureStage<S, E, T, E> {
     self.step = step
     super.init(target: target) { node in
       let this = unsafeDowncast(node, to: _FutureValueStage<S, T, E>.self)
+      if this.isTargetCancelled { return .empty }
       return this.step.continue(with: this.takeDelivered(), into: this.target)
     }
   }
@@ -82,6 +87,7 @@ final class _FutureStepStage<S, Step: FutureThenStep>: _FutureStage<S, Step.Fail
     self.transform = transform
     super.init(target: target) { node in
       let this = unsafeDowncast(node, to: _FutureStepStage<S, Step>.self)
+      if this.isTargetCancelled { return .empty }
       switch this.takeDelivered() {
       case .failure(let error): return this.target._settle(.failure(error))
       case .success(let value): return this.transform(value)._settle(into: this.target)
@@ -125,6 +131,7 @@ final class _FutureErrorStage<T, F: Error, E: Error>: _FutureStage<T, F, T, E> {
     self.step = step
     super.init(target: target) { node in
       let this = unsafeDowncast(node, to: _FutureErrorStage<T, F, E>.self)
+      if this.isTargetCancelled { return .empty }
       return this.step.continue(with: this.takeDelivered(), into: this.target)
     }
   }
@@ -172,6 +179,7 @@ final class _FutureTapStage<T, E: Error>: _FutureStage<T, E, T, E> {
     self.tap = tap
     super.init(target: target) { node in
       let this = unsafeDowncast(node, to: _FutureTapStage<T, E>.self)
+      if this.isTargetCancelled { return .empty }
       let result = this.takeDelivered()
       this.tap.apply(to: result)
       return this.target._settle(result)
