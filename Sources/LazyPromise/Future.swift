@@ -28,7 +28,7 @@ public final class Future<T, E: Error> {
   @usableFromInline let _state: _FutureStateMachine
   /// Written once, by the completer that claimed the state, before the state reads completed.
   @usableFromInline var _result: Result<T, E>?
-  /// The runs of `promise` (and of `shared()` promises) waiting for the result; see `_PendingRuns`.
+  /// The runs of `promise` waiting for the result; see `_PendingRuns`.
   @usableFromInline let _pendingRuns: Atomic<UInt>
   /// The work `cancel()` stops, and whether it did: see `Future+Cancel.swift`.
   @usableFromInline let _work: Atomic<UInt>

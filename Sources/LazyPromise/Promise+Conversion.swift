@@ -27,19 +27,27 @@ extension Promise {
   /// Nothing runs until the first `run` of the returned promise (or of a copy of it). That run starts this
   /// promise's work; every run, concurrent or later, receives the same result, on the thread that delivers it
   /// or, once it is kept, at once on the thread that calls `run`. Failures are kept too: to try again, call
-  /// `shared()` again on the original promise. Cancelling one run stops only that run's delivery: the shared work
-  /// goes on for the others.
+  /// `shared()` again on the original promise.
+  ///
+  /// The runs waiting for the work are counted. Cancelling one run stops only that run's delivery while others
+  /// wait; cancelling the last one cancels the work (its pending task's cancel handlers run) and keeps nothing, so
+  /// the next run starts the work anew. Runs that have delivered no longer count, and once the work has delivered
+  /// there is nothing left to cancel. An interrupted run (an awaiting Swift task cancelled, for an `E` that cannot
+  /// say "cancelled") keeps waiting, and counts.
   ///
   /// ```swift
   /// let config = download(configURL).then(decode).shared()
   /// config.run { print($0) }  // downloads
   /// config.run { print($0) }  // the same result, no second download
+  ///
+  /// let handle = download(otherURL).shared().run { print($0) }  // downloads
+  /// handle.cancel()  // the only run: the download is cancelled
   /// ```
   ///
   /// - Returns: A lazy promise memoizing this one's first run.
   public func shared() -> Promise<T, E> {
     let work = _SharedWork(self)
-    return Promise(_operator: { run, completion in work.future()._runView(run, completion) })
+    return Promise(_operator: { run, completion in work.run(run, completion: completion) })
   }
 }
 
