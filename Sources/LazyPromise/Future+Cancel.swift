@@ -63,7 +63,7 @@ extension Future {
     fatalError("unavailable")
   }
 
-  /// Whether ``cancel()-5v7mi`` completed this future.
+  /// Whether ``cancel()-3bxh5`` completed this future.
   ///
   /// `false` while it is pending and for a future completed any other way — including one that failed with
   /// `.cancelled` because the future it was chained from was cancelled.

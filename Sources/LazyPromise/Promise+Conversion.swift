@@ -5,7 +5,7 @@ extension Promise {
   ///
   /// The work starts on the calling thread before `start()` returns; the future completes on the thread that
   /// delivers the result. Every call starts another run; the future keeps its run's result for all observers.
-  /// The future owns the run: cancelling it (``Future/cancel()-5v7mi``, where `E` can say "cancelled") cancels
+  /// The future owns the run: cancelling it (``Future/cancel()-3bxh5``, where `E` can say "cancelled") cancels
   /// the run, whose pending task's cancel handlers run. Otherwise the run goes on whether or not anyone observes it.
   ///
   /// ```swift

@@ -91,7 +91,8 @@ final class _SharedWork<T, E: Error>: @unchecked Sendable {  // its mutable stat
   /// Keeps attempt `attempt`'s result and delivers it to every waiting run, in the order they began.
   private func finish(_ attempt: Int, with result: Result<T, E>) {
     let waiting = state.withLock { state -> [Int: Promise<T, E>.Completion] in
-      guard case .running(_, handle: _, attempt: attempt) = state.phase else { return [:] }  // a cancelled attempt: not kept
+      // The result of an attempt whose runs were all cancelled is not kept: a later run starts the work anew.
+      guard case .running(_, handle: _, attempt: attempt) = state.phase else { return [:] }
       state.phase = .done(result)
       defer { state.waiting = [:] }
       return state.waiting
