@@ -73,7 +73,7 @@ extension Future {
   /// assert(artist.isCancelled || artist.result != nil)
   /// ```
   public var isCancelled: Bool {
-    _work.load(ordering: .acquiring) & Self._cancelledBit != 0
+    _state.claim.load(ordering: .acquiring) & _FutureStateMachine.cancelledBit != 0
   }
 
   /// Registers a handler that stops the future's work if it is cancelled.
@@ -129,19 +129,16 @@ extension Future.Resolver {
 
 // MARK: - Internal
 
-// A future's `_work` word is 0 while it has no work to stop, or the address of a `RunHandle` it holds one
-// reference to: the run `start()` began, or a handle made for the handlers a resolver registers. Bit 0 is set by
-// `cancel()` (handle or not) while it holds the future's one-shot completion claim, before the future reads
-// completed; so a thread that sees the future completed and the bit clear knows it completed some other way.
+// The work a future stops when cancelled lives in its state machine's claim word (`_FutureStateMachine`): the
+// address of a `RunHandle` the future holds one reference to — the run `start()` began, or a handle made for the
+// handlers a resolver registers — set only while the future is unclaimed. Claiming the future (to complete or to
+// cancel it) freezes it, so the claim, the cancel and the registration are decided on that one word.
 
 extension Future {
-  @inlinable
-  static var _cancelledBit: UInt { 1 }
-
-  /// The handle whose address `bits` holds (bit 0 masked off), or `nil`; the future keeps its reference.
+  /// The handle whose address the claim word `bits` holds, or `nil`; the future keeps its reference.
   @inlinable
   static func _handle(_ bits: UInt) -> RunHandle? {
-    let address = bits & ~_cancelledBit
+    let address = bits & _FutureStateMachine.workMask
     guard address != 0 else { return nil }
     return Unmanaged<RunHandle>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).takeUnretainedValue()
   }
@@ -150,65 +147,57 @@ extension Future {
   @inlinable
   func _cancel(with error: E) {
     var work: UInt = 0
-    let action = _state.complete(storing: {
-      _result = .failure(error)
-      work = _work.bitwiseOr(Self._cancelledBit, ordering: .acquiringAndReleasing).oldValue
-    })
+    let action = _state.cancel(work: &work, storing: { _result = .failure(error) })
     guard case .deliver(let stack) = action else { return }  // already completed: nothing to do
     Self._handle(work)?.cancel()
     _FutureNodeList.delivering(Result<T, E>.failure(error), to: stack).run()
   }
 
-  /// Makes `handle` the work `cancel()` stops: the run `start()` began, before anyone else holds the future.
+  /// Makes `handle` the work `cancel()` stops (the run `start()` began), unless the future is already completed.
   func _attachWork(_ handle: RunHandle) {
     let bits = UInt(bitPattern: Unmanaged.passRetained(handle).toOpaque())
-    let (exchanged, original) = _work.compareExchange(expected: 0, desired: bits, ordering: .acquiringAndReleasing)
-    guard exchanged else {
-      fatalError("Internal inconsistency: a future being started already holds work (\(original))")
-    }
+    let (exchanged, _) = _state.claim.compareExchange(expected: 0, desired: bits, ordering: .acquiringAndReleasing)
+    if !exchanged { Unmanaged<RunHandle>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release() }
   }
 
   /// Registers a resolver's cancel handler; see `Resolver.onCancel`.
   @usableFromInline
   func _onCancel(_ handler: @escaping @Sendable () -> Void) {
-    // Read the state first: a `cancel()` sets the bit before the future reads completed.
-    let completed = _state.isCompleted
-    var bits = _work.load(ordering: .acquiring)
+    var current = _state.claim.load(ordering: .acquiring)
     while true {
-      if bits & Self._cancelledBit != 0 { return handler() }  // cancelled: stop now
-      if let handle = Self._handle(bits) { return handle._onCancel(handler, generation: 0) }
-      if completed { return }  // completed, not by `cancel()`: nothing will stop; drop the handler
+      if current & _FutureStateMachine.cancelledBit != 0 { return handler() }  // cancelled: stop now
+      // A handle: `cancel()` will cancel it, or a completion drops its handlers (and this one, if it comes later).
+      if let handle = Self._handle(current) { return handle._onCancel(handler, generation: 0) }
+      if current & _FutureStateMachine.claimedBit != 0 { return }  // completed otherwise: the handler never runs
       let handle = RunHandle()
       let made = UInt(bitPattern: Unmanaged.passRetained(handle).toOpaque())
-      let (exchanged, original) = _work.compareExchange(
-        expected: 0, desired: made, ordering: .acquiringAndReleasing)
-      guard exchanged else {
-        Unmanaged<RunHandle>.fromOpaque(UnsafeRawPointer(bitPattern: made)!).release()
-        bits = original
-        continue
-      }
-      handle._onCancel(handler, generation: 0)
-      // A completion that read the word before it held this handle did not drop the handlers: do it here, unless
-      // the completion was a cancel (which set the bit before the state read completed, and cancels the handle).
-      if _state.isCompleted && _work.load(ordering: .acquiring) & Self._cancelledBit == 0 {
-        _ = handle._claim(0)
-      }
-      return
+      let (exchanged, original) = _state.claim.compareExchange(
+        expected: current, desired: made, ordering: .acquiringAndReleasing)
+      if exchanged { return handle._onCancel(handler, generation: 0) }
+      Unmanaged<RunHandle>.fromOpaque(UnsafeRawPointer(bitPattern: made)!).release()
+      current = original
     }
   }
 
-  /// Drops the cancel handlers of a future its resolver completed: the work is done, they will never run.
+  /// Whether the future holds work to stop: one load, for the resolver's hot path.
   @inlinable
+  var _holdsWork: Bool { _state.claim.load(ordering: .acquiring) & _FutureStateMachine.workMask != 0 }
+
+  /// Drops the cancel handlers of a future its resolver completed: the work is done, they will never run.
+  ///
+  /// Not inlinable: a resolver's `complete` calls it only when `onCancel` was used, and inlined there it cost the
+  /// task closure of `Future { completion in … }` an allocation (measured: `Future.itunes` +1 per pipeline).
+  @usableFromInline
   func _dropCancelHandlers() {
-    let bits = _work.load(ordering: .acquiring)
-    if bits & Self._cancelledBit == 0, let handle = Self._handle(bits) {
+    let bits = _state.claim.load(ordering: .acquiring)
+    if bits & _FutureStateMachine.cancelledBit == 0, let handle = Self._handle(bits) {
       _ = handle._claim(0)  // drops the handlers; a later registration (generation 0) is dropped too
     }
   }
 
   /// Releases the work handle, if any; called from `deinit`.
   func _releaseWork() {
-    let address = _work.load(ordering: .acquiring) & ~Self._cancelledBit
+    let address = _state.claim.load(ordering: .acquiring) & _FutureStateMachine.workMask
     if address != 0 { Unmanaged<RunHandle>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).release() }
   }
 }

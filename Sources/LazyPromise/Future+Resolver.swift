@@ -62,7 +62,7 @@ extension Future {
         #endif
         return
       }
-      _future._dropCancelHandlers()
+      if _future._holdsWork { _future._dropCancelHandlers() }  // only after `onCancel` was used
       ready.run()
     }
 

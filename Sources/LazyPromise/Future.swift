@@ -34,14 +34,11 @@ public final class Future<T, E: Error> {
   @usableFromInline var _result: Result<T, E>?
   /// The runs of `promise` waiting for the result; see `_PendingRuns`.
   @usableFromInline let _pendingRuns: Atomic<UInt>
-  /// The work `cancel()` stops, and whether it did: see `Future+Cancel.swift`.
-  @usableFromInline let _work: Atomic<UInt>
 
   @inlinable
   init(_pending: ()) {
     _state = _FutureStateMachine(completed: false)
     _pendingRuns = Atomic(0)
-    _work = Atomic(0)
     _result = nil
   }
 
@@ -58,7 +55,6 @@ public final class Future<T, E: Error> {
   public init(result: Result<T, E>) {
     _state = _FutureStateMachine(completed: true)
     _pendingRuns = Atomic(0)
-    _work = Atomic(0)
     _result = result
   }
 
