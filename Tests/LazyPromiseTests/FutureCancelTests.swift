@@ -58,6 +58,25 @@ struct FutureCancelTests {
     #endif
   }
 
+  @Test("E1.10 the work stops first, then the observers run, on the cancelling thread before cancel returns")
+  func workStopsBeforeObserversRun() {
+    let order = Recorder<String>()
+    let (future, resolver) = Future<Int, LookupError>.makePending()
+    resolver.onCancel { order.append("handler") }
+    future.observe { _ in order.append("observer") }
+    future.cancel()
+    #expect(order.all == ["handler", "observer"])
+  }
+
+  @Test("E1.10 runs of future.promise waiting for a cancelled future receive .cancelled")
+  func viewRunsReceiveTheCancel() {
+    let (future, _) = Future<Int, LookupError>.makePending()
+    let waiting = Outcome(future.promise.map { $0 + 1 })
+    future.cancel()
+    #expect(waiting.result == .failure(.cancelled))
+    #expect(Outcome(future.promise).result == .failure(.cancelled))
+  }
+
   @Test("E1.10 a resolver's handler registered after the cancel runs at once")
   func handlerAfterCancelRunsAtOnce() {
     let (future, resolver) = Future<Int, LookupError>.makePending()
