@@ -135,4 +135,29 @@ struct FutureCancelConcurrencyTests {
       }
     }
   }
+
+  @Test("E1.13 a cancel handler registered while another thread cancels runs exactly once; while it resolves, never")
+  func registrationRacingCancelAndResolve() async {
+    for iteration in 0..<Self.iterations {
+      let cancelling = iteration % 2 == 0
+      let runs = Counter()
+      let bothDone = Counter()
+      let (future, resolver) = Future<Int, LookupError>.makePending()
+      await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        let side: @Sendable () -> Void = { if bothDone.increment() == 2 { done.resume() } }
+        race(
+          skew: Int.random(in: -Self.maximumSkew...Self.maximumSkew),
+          {
+            resolver.onCancel { runs.increment() }
+            side()
+          },
+          {
+            if cancelling { future.cancel() } else { resolver.resolve(1) }
+            side()
+          })
+      }
+      #expect(runs.current == (cancelling ? 1 : 0), "iteration \(iteration)")
+      #expect(future.isCancelled == cancelling, "iteration \(iteration)")
+    }
+  }
 }
