@@ -65,4 +65,17 @@ struct SharedWorkTests {
     #expect(gate.starts.current == 1)
   }
 
+  @Test("E2.5 an interrupted run (its awaiting task cancelled, E cannot say cancelled) keeps waiting and counts")
+  func anInterruptedRunKeepsTheWork() async {
+    let gate = Gate<Int>()
+    let shared = gate.promise.shared()
+    let awaiting = Task { await shared.result }
+    while gate.starts.current == 0 { await Task.yield() }
+    awaiting.cancel()
+    let other = Outcome(shared)
+    other.handle.cancel()
+    #expect(gate.cancels.current == 0, "the interrupted run still waits for the work")
+    gate.succeed(2)
+    #expect(await awaiting.value == .success(2))
+  }
 }
