@@ -174,4 +174,17 @@ struct FutureCancelTests {
     #expect(root.result == .success(1))
     #expect(!root.isCancelled)
   }
+
+  @Test("E1.12 cancelling the root of a 1,000,000-stage pending chain reaches its end, on a 512 KiB thread")
+  func cancellingALongChainIsStackSafe() async {
+    let reached = Counter()
+    await onThread(stackSize: 512 * 1024) {
+      let (root, _) = Future<Int, LookupError>.makePending()
+      var future = root
+      for _ in 0..<1_000_000 { future = future.map { $0 + 1 } }
+      root.cancel()
+      if future.result == .failure(.cancelled) { reached.increment() }
+    }
+    #expect(reached.current == 1)
+  }
 }
