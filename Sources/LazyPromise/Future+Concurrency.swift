@@ -23,7 +23,7 @@ extension Future where T: Sendable {
 extension Future where T: Sendable, E: CancellationRepresentable {
   /// Waits for the future's value; cancelling the awaiting task ends the `await` at once with `E.cancelled`.
   ///
-  /// The future's work goes on for its other observers: a future cannot be cancelled.
+  /// The future's work goes on for its other observers: awaiting never cancels the future (``cancel()-3bxh5`` does).
   ///
   /// ```swift
   /// let waiting = Task { try await artistFuture.value }

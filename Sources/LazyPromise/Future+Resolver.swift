@@ -28,7 +28,8 @@ extension Future {
   ///
   /// Completing runs the future's observers on the calling thread, before the call returns (deep inside a
   /// synchronous chain of callbacks, the trampoline may run them just after the outermost one returns). Only the
-  /// first completion counts: later ones are ignored and, in debug builds, reported (see ``PromiseDiagnostics``).
+  /// first completion counts: later ones are ignored and, in debug builds, reported (see ``PromiseDiagnostics``),
+  /// except after the future was cancelled, when a late result is expected and ignored silently.
   ///
   /// ```swift
   /// let (future, resolver) = Future<Int, ParseError>.makePending()
@@ -56,10 +57,12 @@ extension Future {
     public func complete(_ result: Result<T, E>) {
       guard let ready = _future._trySettle(result) else {
         #if DEBUG
-          PromiseDiagnostics.report(.futureCompletedMoreThanOnce, site: _site)
+          // A result arriving after `cancel()` is expected (the work may not stop at once): not reported.
+          if !_future.isCancelled { PromiseDiagnostics.report(.futureCompletedMoreThanOnce, site: _site) }
         #endif
         return
       }
+      if _future._holdsWork { _future._dropCancelHandlers() }  // only after `onCancel` was used
       ready.run()
     }
 

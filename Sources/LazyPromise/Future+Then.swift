@@ -129,7 +129,10 @@ extension Future {
           return next
         case .enqueue:
           let target = Future<Step.Success, E>(_pending: ())
-          _enqueueHop { transform(value)._settle(into: target).run() }
+          _enqueueHop {
+            guard !target._state.isCompleted else { return }  // cancelled before the hop ran: run nothing
+            transform(value)._settle(into: target).run()
+          }
           return target
         }
       }
@@ -157,7 +160,10 @@ extension Future {
           return next
         case .enqueue:
           let target = Future<U, E>(_pending: ())
-          _enqueueHop { transform(value)._forward(to: target).run() }
+          _enqueueHop {
+            guard !target._state.isCompleted else { return }  // cancelled before the hop ran: run nothing
+            transform(value)._forward(to: target).run()
+          }
           return target
         }
       }

@@ -3,14 +3,18 @@ import Synchronization
 /// An eager, typed-error result that arrives once and is kept: the work behind it has already started.
 ///
 /// A future is the eager counterpart of ``Promise``. It is made pending with its writer side
-/// (``makePending(file:line:)``), or started from a task at once (``init(file:line:_:)``), or converted from a
-/// promise with ``Promise/start()``. It completes once; a second completion is ignored (and reported in debug
-/// builds, see ``PromiseDiagnostics``). Any number of observers receive the result exactly once each: an
+/// (``makePending(file:line:)``), or started from a task at once
+/// (``init(file:line:_:)-(_,_,(Future<T,E>.Completion)->Void)``), or converted from a promise with
+/// ``Promise/start()``. It completes once; a second completion is ignored (and reported in debug builds, see
+/// ``PromiseDiagnostics``). Any number of observers receive the result exactly once each: an
 /// observer registered before completion runs on the thread that completes the future, one registered after runs
 /// at once on the registering thread. Observers registered from one thread run in registration order.
 ///
 /// A future is lock-free: no observer ever runs under a lock, so an observer may observe, complete or read the
 /// same future. Observers are released as soon as they have run.
+///
+/// When its error type can say "cancelled" (``CancellationRepresentable``, or `any Error`), a pending future can be
+/// cancelled: ``cancel()-3bxh5`` stops its work and fails every observer with `.cancelled`.
 ///
 /// ```swift
 /// let (artist, resolver) = Future<Artist, LookupError>.makePending()
@@ -28,7 +32,7 @@ public final class Future<T, E: Error> {
   @usableFromInline let _state: _FutureStateMachine
   /// Written once, by the completer that claimed the state, before the state reads completed.
   @usableFromInline var _result: Result<T, E>?
-  /// The runs of `promise` (and of `shared()` promises) waiting for the result; see `_PendingRuns`.
+  /// The runs of `promise` waiting for the result; see `_PendingRuns`.
   @usableFromInline let _pendingRuns: Atomic<UInt>
 
   @inlinable
@@ -105,6 +109,7 @@ public final class Future<T, E: Error> {
 
   deinit {
     _releasePendingRuns()
+    _releaseWork()
     let stack = _state.takePendingStack()
     if stack != 0 { _FutureNodeList.release(stack: stack) }
   }

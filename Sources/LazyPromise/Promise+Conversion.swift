@@ -5,7 +5,8 @@ extension Promise {
   ///
   /// The work starts on the calling thread before `start()` returns; the future completes on the thread that
   /// delivers the result. Every call starts another run; the future keeps its run's result for all observers.
-  /// A future cannot be cancelled: the run goes on whether or not anyone observes it.
+  /// The future owns the run: cancelling it (``Future/cancel()-3bxh5``, where `E` can say "cancelled") cancels
+  /// the run, whose pending task's cancel handlers run. Otherwise the run goes on whether or not anyone observes it.
   ///
   /// ```swift
   /// let artist = lookup(id: "909253").start()  // the request is under way
@@ -16,7 +17,8 @@ extension Promise {
   /// - Returns: The future of this run.
   public func start() -> Future<T, E> {
     let future = Future<T, E>(_pending: ())
-    _run(completing: future)
+    let handle = _run(completing: future)
+    if !future._state.isCompleted { future._attachWork(handle) }  // what `cancel()` stops
     return future
   }
 
@@ -25,27 +27,36 @@ extension Promise {
   /// Nothing runs until the first `run` of the returned promise (or of a copy of it). That run starts this
   /// promise's work; every run, concurrent or later, receives the same result, on the thread that delivers it
   /// or, once it is kept, at once on the thread that calls `run`. Failures are kept too: to try again, call
-  /// `shared()` again on the original promise. Cancelling one run stops only that run's delivery: the shared work
-  /// goes on for the others.
+  /// `shared()` again on the original promise.
+  ///
+  /// The runs waiting for the work are counted. Cancelling one run stops only that run's delivery while others
+  /// wait; cancelling the last one cancels the work (its pending task's cancel handlers run) and keeps nothing, so
+  /// the next run starts the work anew. Runs that have delivered no longer count, and once the work has delivered
+  /// there is nothing left to cancel. An interrupted run (an awaiting Swift task cancelled, for an `E` that cannot
+  /// say "cancelled") keeps waiting, and counts.
   ///
   /// ```swift
   /// let config = download(configURL).then(decode).shared()
   /// config.run { print($0) }  // downloads
   /// config.run { print($0) }  // the same result, no second download
+  ///
+  /// let handle = download(otherURL).shared().run { print($0) }  // downloads
+  /// handle.cancel()  // the only run: the download is cancelled
   /// ```
   ///
   /// - Returns: A lazy promise memoizing this one's first run.
   public func shared() -> Promise<T, E> {
     let work = _SharedWork(self)
-    return Promise(_operator: { run, completion in work.future()._runView(run, completion) })
+    return Promise(_operator: { run, completion in work.run(run, completion: completion) })
   }
 }
 
 extension Promise {
   /// Runs the promise once, completing `future` (which only this run completes) with the result.
-  func _run(completing future: Future<T, E>) {
+  @discardableResult
+  func _run(completing future: Future<T, E>) -> RunHandle {
     nonisolated(unsafe) let future = future  // a future is thread-safe; `T` need not be `Sendable` to run
-    run { result in future._trySettle(result)?.run() }
+    return run { result in future._trySettle(result)?.run() }
   }
 }
 

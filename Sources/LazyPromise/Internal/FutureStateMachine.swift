@@ -10,6 +10,11 @@ import Synchronization
 /// - `complete`: the first caller claims the right to complete, stores the result, then swaps in `completedMark`
 ///   and receives the observer stack to deliver (`.deliver`); every later caller gets `.ignore`.
 ///
+/// The claim word also holds what `Future.cancel()` needs (see `Future+Cancel.swift`): bit 0 is the claim, bit 1
+/// says the claim was taken by `cancel()`, and the bits above are the address of the `RunHandle` of the work to
+/// stop, or 0. The handle can be set only while the future is unclaimed, so the claim, the cancel and the
+/// registration of the work are decided on one word.
+///
 /// Nothing runs inside the machine: it only returns what the caller must do, so observers always run with no
 /// lock held (there is none), and an observer may observe, complete or read the same future.
 ///
@@ -21,13 +26,20 @@ struct _FutureStateMachine: ~Copyable {
   /// The word's value once the future is completed; observer nodes are aligned, so no node has this address.
   @usableFromInline static var completedMark: UInt { 1 }
 
+  /// Bit 0 of the claim word: a completer (or `cancel()`) has claimed the future.
+  @usableFromInline static var claimedBit: UInt { 1 }
+  /// Bit 1 of the claim word: `cancel()` claimed it.
+  @usableFromInline static var cancelledBit: UInt { 2 }
+  /// The bits of the claim word that hold the work's `RunHandle`.
+  @usableFromInline static var workMask: UInt { ~(claimedBit | cancelledBit) }
+
   @usableFromInline let word: Atomic<UInt>
-  @usableFromInline let claim: Atomic<Bool>
+  @usableFromInline let claim: Atomic<UInt>
 
   @inlinable
   init(completed: Bool) {
     word = Atomic(completed ? Self.completedMark : 0)
-    claim = Atomic(completed)
+    claim = Atomic(completed ? Self.claimedBit : 0)
   }
 
   /// Whether the result is stored (and may be read).
@@ -75,9 +87,27 @@ struct _FutureStateMachine: ~Copyable {
   /// Completes the future once: the first caller's `store` runs (writing the result), every later call is ignored.
   @inlinable
   func complete(storing store: () -> Void) -> CompleteAction {
-    guard !claim.exchange(true, ordering: .relaxed) else { return .ignore }
+    guard claim.bitwiseOr(Self.claimedBit, ordering: .relaxed).oldValue & Self.claimedBit == 0 else { return .ignore }
     store()
     return .deliver(stack: word.exchange(Self.completedMark, ordering: .acquiringAndReleasing))
+  }
+
+  /// Completes the future once as cancelled: like `complete`, but the claim records the cancel. `.ignore` when
+  /// already claimed; otherwise `work` receives the claim word as it was (its handle bits).
+  @inlinable
+  func cancel(work: inout UInt, storing store: () -> Void) -> CompleteAction {
+    var current = claim.load(ordering: .acquiring)
+    while current & Self.claimedBit == 0 {
+      let (exchanged, original) = claim.compareExchange(
+        expected: current, desired: current | Self.claimedBit | Self.cancelledBit, ordering: .acquiringAndReleasing)
+      if exchanged {
+        work = current
+        store()
+        return .deliver(stack: word.exchange(Self.completedMark, ordering: .acquiringAndReleasing))
+      }
+      current = original
+    }
+    return .ignore
   }
 
   /// Takes the observer stack of a pending future that is being freed (or that only the caller can reach).

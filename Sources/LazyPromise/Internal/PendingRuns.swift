@@ -1,5 +1,5 @@
-/// The runs of a pending future's lazy view (`Future.promise`, and every `shared()` promise) waiting for its
-/// result: one observer on the future for all of them, and a table a cancelled run removes itself from.
+/// The runs of a pending future's lazy view (`Future.promise`) waiting for its result: one observer on the
+/// future for all of them, and a table a cancelled run removes itself from.
 ///
 /// Observing the future once per run would leave a cancelled run's observer — and everything its continuation
 /// holds — in the future until it completes, and the future's lock-free observer stack cannot remove one. Here
