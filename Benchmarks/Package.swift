@@ -42,6 +42,12 @@ let package = Package(
       dependencies: [.product(name: "LazyPromise", package: "LazyPromise")],
       path: "InstructionCounts"
     ),
+    // What tracing costs when on (Docs/Guides/Tracing.md), measured under valgrind like InstructionCounts.
+    .executableTarget(
+      name: "TracingCounts",
+      dependencies: [.product(name: "LazyPromise", package: "LazyPromise")],
+      path: "TracingCounts"
+    ),
     // swift-nio `EventLoopFuture` on an `EmbeddedEventLoop`.
     .executableTarget(
       name: "NIOFutureBenchmarks",

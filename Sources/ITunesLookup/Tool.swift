@@ -12,20 +12,26 @@ let lookupSession = URLSession(configuration: .ephemeral)
 /// The example's pipeline, one stage per line: lookup, decode, model, filter — within
 /// `options.timeout` seconds. Nothing runs until the returned promise runs; each run looks up again.
 ///
-/// With a `log`, each stage logs its duration. The time limit runs on `clock` (a `VirtualScheduler`
-/// in tests): when it passes, the run fails with `.timedOut` and the request is cancelled.
+/// With a `log`, the stages are built inside `PromiseTracing.withTracer(log)`, so each one logs its duration and
+/// outcome when it ends. The time limit runs on `clock` (a `VirtualScheduler` in tests): when it passes, the run
+/// fails with `.timedOut` and the request is cancelled.
 func pipeline(
   _ options: Options, session: URLSession, log: StageLog? = nil, clock: some PromiseScheduler = DispatchQueue.global()
 ) -> Promise<Artist, LookupError> {
   // URLSession's own idle timeout is only a backstop, a second after ours: `timeout` below decides.
-  let source = options.baseURL.map {
-    LookupSource.live(baseURL: $0, session: session, timeout: options.timeout + 1)
+  let source =
+    options.baseURL.map { LookupSource.live(baseURL: $0, session: session, timeout: options.timeout + 1) }
+    ?? .recorded
+  let stages = {
+    Promise<LookupQuery, LookupError>(value: options.query)
+      .flatMap { lookUp($0, from: source) }
+      .then(decode)
+      .then(toModel)
+      .then(filter(genre: options.genre, id: options.query.id))
+      .timeout(.seconds(options.timeout), on: clock, error: .timedOut(seconds: options.timeout))
   }
-  return timed("lookup", log, lookUp(options.query, from: source ?? .recorded))
-    .then(timed("decode", log, decode))
-    .then(timed("model", log, toModel))
-    .then(timed("filter", log, filter(genre: options.genre, id: options.query.id)))
-    .timeout(.seconds(options.timeout), on: clock, error: .timedOut(seconds: options.timeout))
+  guard let log else { return stages() }
+  return PromiseTracing.withTracer(log, stages)
 }
 
 /// The tool: reads `arguments` (without the program's name), runs the pipeline, prints the
@@ -59,12 +65,11 @@ func runTool(
     let source = options.baseURL.map { "GET \(lookupURL(options.query, baseURL: $0).absoluteString)" }
     console.report("source  \(source ?? "recorded answer for id \(options.query.id)")")
   }
-  let printName = timed("print", log, console.printName)
   // One run, awaited: `LookupError` can say `.cancelled`, so cancelling this task ends the await at
   // once and cancels the run (and with it the request).
   switch await pipeline(options, session: session, log: log, clock: clock).result {
   case .success(let artist):
-    printName(artist)
+    console.printName(artist)
     return 0
   case .failure(.cancelled):
     console.printError(.cancelled)

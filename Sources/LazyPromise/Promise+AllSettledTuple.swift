@@ -28,6 +28,7 @@ public func allSettled<A: Sendable, EA: Error, B: Sendable, EB: Error, each C: S
 extension Promise where T: Sendable {
   /// This promise's outcome as a value: a promise that cannot fail.
   func _settled() -> Promise<Result<T, E>, Never> {
-    map { Result<T, E>.success($0) }.recover { Result<T, E>.failure($0) }
+    Promise<Result<T, E>, E>(_stage: _MapStage(upstream: self) { Result<T, E>.success($0) })
+      .recover { Result<T, E>.failure($0) }
   }
 }

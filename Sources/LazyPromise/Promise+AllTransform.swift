@@ -27,6 +27,10 @@ extension Promise where T: Sendable {
     _ inputs: some Collection<Input>, maxConcurrent: Int? = nil,
     _ transform: @escaping @Sendable (Input) -> Promise<T, E>
   ) -> Promise<[T], E> {
-    all(inputs.map { input in Promise<Input, E>(value: input).flatMap(transform) }, maxConcurrent: maxConcurrent)
+    all(
+      inputs.map { input in
+        Promise(_stage: _FlatMapStage(upstream: Promise<Input, E>(value: input), transform: transform))
+      },
+      maxConcurrent: maxConcurrent)
   }
 }

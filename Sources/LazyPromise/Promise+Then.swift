@@ -17,13 +17,19 @@ extension Promise {
   ///   .then { id in albums(ofUser: id) }                  // a Promise
   /// ```
   ///
-  /// - Parameter transform: Turns the value into the next value, result or promise.
+  /// - Parameters:
+  ///   - transform: Turns the value into the next value, result or promise.
+  ///   - file: Where the stage is made, for tracing (``PromiseTracing``); leave the default.
+  ///   - line: Where the stage is made, for tracing; leave the default.
   /// - Returns: A promise of the next value, with the same error type.
-  @inlinable
+  @inlinable @inline(__always)
   public func then<Step: ThenStep>(
-    @ThenBuilder<E> _ transform: @escaping @Sendable (T) -> Step
+    @ThenBuilder<E> _ transform: @escaping @Sendable (T) -> Step, file: StaticString = #fileID, line: UInt = #line
   ) -> Promise<Step.Success, E> where Step.Failure == E {
-    Promise<Step.Success, E>(_stage: _StepStage(upstream: self, transform: transform))
+    if _slowPath(_isTracing()), let traced = _tracedThen(transform, .then, file, line) {
+      return traced
+    }
+    return Promise<Step.Success, E>(_stage: _StepStage(upstream: self, transform: transform))
   }
 
   /// Chains a function of the value: `T -> U`. Skipped when an earlier stage failed.
@@ -37,11 +43,19 @@ extension Promise {
   /// let text = Promise<Int, Never>(value: 3).then(describe)
   /// ```
   ///
-  /// - Parameter transform: Turns the value into the next one.
+  /// - Parameters:
+  ///   - transform: Turns the value into the next one.
+  ///   - file: Where the stage is made, for tracing (``PromiseTracing``); leave the default.
+  ///   - line: Where the stage is made, for tracing; leave the default.
   /// - Returns: A promise of the transformed value, with the same error type.
-  @inlinable @_disfavoredOverload
-  public func then<U>(_ transform: @escaping @Sendable (T) -> U) -> Promise<U, E> {
-    Promise<U, E>(_stage: _MapStage(upstream: self, transform: transform))
+  @inlinable @inline(__always) @_disfavoredOverload
+  public func then<U>(
+    _ transform: @escaping @Sendable (T) -> U, file: StaticString = #fileID, line: UInt = #line
+  ) -> Promise<U, E> {
+    if _slowPath(_isTracing()), let traced = _tracedMap(transform, .then, file, line) {
+      return traced
+    }
+    return Promise<U, E>(_stage: _MapStage(upstream: self, transform: transform))
   }
 
   /// A closure with `return` statements that returns `.success(...)` or `.failure(...)` without a written result
@@ -49,7 +63,7 @@ extension Promise {
   ///
   /// Only a diagnostic: the type checker never picks an unavailable overload for code that compiles, and it keeps
   /// chains of `Result`-returning functions linear to type-check (the `Result` shape goes to the ``ThenStep``
-  /// overload). Write the result type, or use ``attemptMap(_:)``:
+  /// overload). Write the result type, or use ``attemptMap(_:file:line:)``:
   ///
   /// ```swift
   /// promise.then { x -> Result<Int, RangeError> in
@@ -72,11 +86,19 @@ extension Promise {
   /// let doubled = Promise<Int, Never>(value: 21).map { $0 * 2 }
   /// ```
   ///
-  /// - Parameter transform: Turns the value into the next one.
+  /// - Parameters:
+  ///   - transform: Turns the value into the next one.
+  ///   - file: Where the stage is made, for tracing (``PromiseTracing``); leave the default.
+  ///   - line: Where the stage is made, for tracing; leave the default.
   /// - Returns: A promise of the transformed value.
-  @inlinable
-  public func map<U>(_ transform: @escaping @Sendable (T) -> U) -> Promise<U, E> {
-    Promise<U, E>(_stage: _MapStage(upstream: self, transform: transform))
+  @inlinable @inline(__always)
+  public func map<U>(
+    _ transform: @escaping @Sendable (T) -> U, file: StaticString = #fileID, line: UInt = #line
+  ) -> Promise<U, E> {
+    if _slowPath(_isTracing()), let traced = _tracedMap(transform, .map, file, line) {
+      return traced
+    }
+    return Promise<U, E>(_stage: _MapStage(upstream: self, transform: transform))
   }
 
   /// Transforms the value with a function that can fail: the unambiguous spelling of `then` with a
@@ -89,11 +111,16 @@ extension Promise {
   /// let checked = Promise<Int, RangeError>(value: 3).attemptMap { $0 < 0 ? .failure(.negative) : .success($0) }
   /// ```
   ///
-  /// - Parameter transform: Turns the value into the next one, or into the typed error that ends the chain.
+  /// - Parameters:
+  ///   - transform: Turns the value into the next one, or into the typed error that ends the chain.
+  ///   - file: Where the stage is made, for tracing (``PromiseTracing``); leave the default.
+  ///   - line: Where the stage is made, for tracing; leave the default.
   /// - Returns: A promise of the transformed value.
-  @inlinable
-  public func attemptMap<U>(_ transform: @escaping @Sendable (T) -> Result<U, E>) -> Promise<U, E> {
-    Promise<U, E>(_stage: _ResultStage(upstream: self, transform: transform))
+  @inlinable @inline(__always)
+  public func attemptMap<U>(
+    _ transform: @escaping @Sendable (T) -> Result<U, E>, file: StaticString = #fileID, line: UInt = #line
+  ) -> Promise<U, E> {
+    _attemptMap(transform, kind: .attemptMap, file: file, line: line)
   }
 
   /// Continues with more asynchronous work: the unambiguous spelling of `then` with a `T -> Promise<U, E>`
@@ -103,10 +130,29 @@ extension Promise {
   /// let photos = album(id: 1).flatMap { album in photos(in: album) }
   /// ```
   ///
-  /// - Parameter transform: Turns the value into the promise that continues the chain.
+  /// - Parameters:
+  ///   - transform: Turns the value into the promise that continues the chain.
+  ///   - file: Where the stage is made, for tracing (``PromiseTracing``); leave the default.
+  ///   - line: Where the stage is made, for tracing; leave the default.
   /// - Returns: A promise of the inner promise's value.
-  @inlinable
-  public func flatMap<U>(_ transform: @escaping @Sendable (T) -> Promise<U, E>) -> Promise<U, E> {
-    Promise<U, E>(_stage: _FlatMapStage(upstream: self, transform: transform))
+  @inlinable @inline(__always)
+  public func flatMap<U>(
+    _ transform: @escaping @Sendable (T) -> Promise<U, E>, file: StaticString = #fileID, line: UInt = #line
+  ) -> Promise<U, E> {
+    if _slowPath(_isTracing()), let traced = _tracedFlatMap(transform, .flatMap, file, line) {
+      return traced
+    }
+    return Promise<U, E>(_stage: _FlatMapStage(upstream: self, transform: transform))
+  }
+
+  /// `attemptMap` as `tryMap` uses it too: traced as `kind`, made at `file`:`line`.
+  @inlinable @inline(__always)
+  func _attemptMap<U>(
+    _ transform: @escaping @Sendable (T) -> Result<U, E>, kind: PromiseStage.Kind, file: StaticString, line: UInt
+  ) -> Promise<U, E> {
+    if _slowPath(_isTracing()), let traced = _tracedAttemptMap(transform, kind, file, line) {
+      return traced
+    }
+    return Promise<U, E>(_stage: _ResultStage(upstream: self, transform: transform))
   }
 }

@@ -52,7 +52,7 @@ final class _ZipInputs<each V, E: Error>: @unchecked Sendable {
   }
 
   private static func store<Value>(_ promise: Promise<Value, E>, into slot: _ZipSlot<Value>) -> Promise<Void, E> {
-    promise.map { slot.value = $0 }
+    Promise<Void, E>(_stage: _MapStage(upstream: promise) { slot.value = $0 })
   }
 }
 

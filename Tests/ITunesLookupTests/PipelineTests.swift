@@ -76,7 +76,9 @@ struct PipelineTests {
     #expect(outcome == .failure(.http(.transportFailed(.cannotConnectToHost))))
   }
 
-  @Test("cancelling a verbose run mid-flight cancels the request and prints nothing", .timeLimit(.minutes(1)))
+  @Test(
+    "cancelling a verbose run mid-flight cancels the request, prints nothing and logs the lookup as cancelled",
+    .timeLimit(.minutes(1)))
   func cancellingAVerboseRunCancelsTheRequest() async throws {
     let captured = CapturedConsole()
     try await LoopbackHTTPServer.serving({ _ in .stall }) { server in
@@ -93,7 +95,9 @@ struct PipelineTests {
       #expect(await events.nextClose())
     }
     #expect(captured.output.isEmpty)
-    #expect(captured.diagnostics.isEmpty)
+    #expect(captured.diagnostics.count == 1)
+    #expect(captured.diagnostics.first?.hasPrefix("flatMap ") == true)
+    #expect(captured.diagnostics.first?.hasSuffix(" ms  cancelled") == true)
   }
 
   @Test("the timeout cancels the request when the time passes, on virtual time", .timeLimit(.minutes(1)))

@@ -1,0 +1,176 @@
+// Tracing (PromiseTracer.swift, PromiseTracing.swift): how a traced stage reports.
+//
+// Off, a stage pays for `_isTracing()`: one call and one relaxed load of a global counter of open `withTracer`
+// bodies. On, the stage's function is wrapped in a closure that calls the tracer around it and is
+// stored in the same stage classes as an untraced function; a stage returning a promise runs that promise in a
+// small task that ends the span when it delivers or when the run is cancelled, whichever comes first.
+
+import Synchronization
+
+/// How many `withTracer` bodies are running, on any thread. A global constant, so that reading it needs no lazy
+/// initialization check.
+let _tracingScopes = Atomic<Int>(0)
+
+enum _Tracing {
+  /// The tracer of the innermost `withTracer` body of this task or thread.
+  @TaskLocal static var current: (any PromiseTracer)?
+}
+
+/// The tracer of the innermost `withTracer` body of this task or thread, for the traced builders.
+@usableFromInline
+func _currentTracer() -> (any PromiseTracer)? {
+  _Tracing.current
+}
+
+/// Whether a stage built here and now may be traced: one relaxed load, false unless a `withTracer` body is open
+/// somewhere. The traced builders then read the task-local tracer, and build the plain stage if there is none.
+@usableFromInline
+func _isTracing() -> Bool {
+  _tracingScopes.load(ordering: .relaxed) > 0
+}
+
+extension PromiseStage.Outcome {
+  init<T, E>(_ result: Result<T, E>) {
+    switch result {
+    case .success: self = .succeeded
+    case .failure(let error): self = .failed(error)
+    }
+  }
+}
+
+/// Claims the one `stageEnded` call of a span that can end in two ways (delivered, or cancelled).
+private final class _SpanEnd: Sendable {
+  private let ended = Atomic<Bool>(false)
+
+  func claim() -> Bool {
+    !ended.exchange(true, ordering: .acquiringAndReleasing)
+  }
+}
+
+/// `transform`, reporting to `tracer` around each call.
+private func _tracedValue<T, U, Tracer: PromiseTracer>(
+  _ transform: @escaping @Sendable (T) -> U, _ stage: PromiseStage, _ tracer: Tracer
+) -> @Sendable (T) -> U {
+  { value in
+    let span = tracer.stageStarted(stage)
+    let next = transform(value)
+    tracer.stageEnded(stage, outcome: .succeeded, span: span)
+    return next
+  }
+}
+
+/// `transform`, reporting to `tracer` around each call, with the `Result` as the outcome.
+private func _tracedResult<T, U, E, Tracer: PromiseTracer>(
+  _ transform: @escaping @Sendable (T) -> Result<U, E>, _ stage: PromiseStage, _ tracer: Tracer
+) -> @Sendable (T) -> Result<U, E> {
+  { value in
+    let span = tracer.stageStarted(stage)
+    let next = transform(value)
+    tracer.stageEnded(stage, outcome: PromiseStage.Outcome(next), span: span)
+    return next
+  }
+}
+
+/// `inner`, ending `span` when it delivers, or as cancelled when the run is cancelled while it is pending.
+private func _ending<U, E, Tracer: PromiseTracer>(
+  _ inner: Promise<U, E>, _ stage: PromiseStage, _ tracer: Tracer, _ span: Tracer.Span
+) -> Promise<U, E> {
+  // The promise runs where the untraced stage would run it: inside this task, on the thread that runs the stage.
+  nonisolated(unsafe) let inner = inner
+  return Promise<U, E> { completion, onCancel in
+    let end = _SpanEnd()
+    let handle = inner.run { result in
+      if end.claim() { tracer.stageEnded(stage, outcome: PromiseStage.Outcome(result), span: span) }
+      completion(result)
+    }
+    onCancel {
+      if end.claim() { tracer.stageEnded(stage, outcome: .cancelled, span: span) }
+      handle.cancel()
+    }
+  }
+}
+
+/// `promise`, ending `span` at once if it already holds its result (`Promise(value:)`, and every plain value an
+/// inline `then` closure returns), or else when it delivers or the run is cancelled.
+private func _ended<U, E, Tracer: PromiseTracer>(
+  _ promise: Promise<U, E>, _ stage: PromiseStage, _ tracer: Tracer, _ span: Tracer.Span
+) -> Promise<U, E> {
+  if case .result(let result) = promise._source {
+    tracer.stageEnded(stage, outcome: PromiseStage.Outcome(result), span: span)
+    return promise
+  }
+  return _ending(promise, stage, tracer, span)
+}
+
+/// `transform`, starting a span on each call that ends with the promise it returns.
+private func _tracedPromise<T, U, E, Tracer: PromiseTracer>(
+  _ transform: @escaping @Sendable (T) -> Promise<U, E>, _ stage: PromiseStage, _ tracer: Tracer
+) -> @Sendable (T) -> Promise<U, E> {
+  { value in
+    let span = tracer.stageStarted(stage)
+    return _ended(transform(value), stage, tracer, span)
+  }
+}
+
+/// `transform` turned into a `T -> Promise` function whose spans end when the step it returned delivers.
+private func _tracedStep<T, Step: ThenStep, Tracer: PromiseTracer>(
+  _ transform: @escaping @Sendable (T) -> Step, _ stage: PromiseStage, _ tracer: Tracer
+) -> @Sendable (T) -> Promise<Step.Success, Step.Failure> {
+  { value in
+    let span = tracer.stageStarted(stage)
+    let step = transform(value)
+    if let result = step as? Result<Step.Success, Step.Failure> {
+      tracer.stageEnded(stage, outcome: PromiseStage.Outcome(result), span: span)
+      return Promise(result: result)
+    }
+    if let promise = step as? Promise<Step.Success, Step.Failure> {
+      return _ended(promise, stage, tracer, span)
+    }
+    // Another conformance to ThenStep: run it as the untraced stage would.
+    nonisolated(unsafe) let other = step
+    let inner = Promise<Step.Success, Step.Failure>(
+      _stage: _StepStage(upstream: Promise<Void, Step.Failure>(value: ()), transform: { _ in other }))
+    return _ending(inner, stage, tracer, span)
+  }
+}
+
+extension Promise {
+  @usableFromInline
+  func _tracedMap<U>(
+    _ transform: @escaping @Sendable (T) -> U, _ kind: PromiseStage.Kind, _ file: StaticString, _ line: UInt
+  ) -> Promise<U, E>? {
+    guard let tracer = _currentTracer() else { return nil }
+    let stage = PromiseStage(kind: kind, fileID: file, line: line)
+    return Promise<U, E>(_stage: _MapStage(upstream: self, transform: _tracedValue(transform, stage, tracer)))
+  }
+
+  @usableFromInline
+  func _tracedAttemptMap<U>(
+    _ transform: @escaping @Sendable (T) -> Result<U, E>, _ kind: PromiseStage.Kind, _ file: StaticString,
+    _ line: UInt
+  ) -> Promise<U, E>? {
+    guard let tracer = _currentTracer() else { return nil }
+    let stage = PromiseStage(kind: kind, fileID: file, line: line)
+    return Promise<U, E>(_stage: _ResultStage(upstream: self, transform: _tracedResult(transform, stage, tracer)))
+  }
+
+  @usableFromInline
+  func _tracedFlatMap<U>(
+    _ transform: @escaping @Sendable (T) -> Promise<U, E>, _ kind: PromiseStage.Kind, _ file: StaticString,
+    _ line: UInt
+  ) -> Promise<U, E>? {
+    guard let tracer = _currentTracer() else { return nil }
+    let stage = PromiseStage(kind: kind, fileID: file, line: line)
+    return Promise<U, E>(_stage: _FlatMapStage(upstream: self, transform: _tracedPromise(transform, stage, tracer)))
+  }
+
+  @usableFromInline
+  func _tracedThen<Step: ThenStep>(
+    _ transform: @escaping @Sendable (T) -> Step, _ kind: PromiseStage.Kind, _ file: StaticString, _ line: UInt
+  ) -> Promise<Step.Success, E>? where Step.Failure == E {
+    guard let tracer = _currentTracer() else { return nil }
+    let stage = PromiseStage(kind: kind, fileID: file, line: line)
+    let traced: @Sendable (T) -> Promise<Step.Success, E> = _tracedStep(transform, stage, tracer)
+    return Promise<Step.Success, E>(_stage: _FlatMapStage(upstream: self, transform: traced))
+  }
+}
