@@ -14,7 +14,9 @@ struct PromiseTimeDefaultSchedulerTests {
   func timeoutWithoutASchedulerFails() async {
     let task = ManualTask<Int, TestError>()
     #expect(await task.promise.timeout(.milliseconds(5), error: .second).result == .failure(.second))
-    #expect(task.cancels.current == 1)
+    // The timer starts before the work does; on a loaded machine it can fire first, and then the work never starts.
+    #expect(task.starts.current <= 1)
+    #expect(task.cancels.current == task.starts.current, "work that started is cancelled")
   }
 
   @Test("10.2 timeout without a scheduler passes a value that arrives in time")
