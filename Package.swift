@@ -15,21 +15,25 @@ let package = Package(
     .testTarget(name: "LazyPromiseTests", dependencies: ["LazyPromise"]),
     // Foundation adapters and the iTunes example: the only targets that import Foundation.
     .target(name: "LazyPromiseFoundation", dependencies: ["LazyPromise"]),
+    // What the two examples share: the console they write to and the options they read the same way.
+    .target(name: "ExampleSupport"),
+    .testTarget(name: "ExampleSupportTests", dependencies: ["ExampleSupport"]),
     .executableTarget(
-      name: "ITunesLookup", dependencies: ["LazyPromise", "LazyPromiseFoundation"], resources: [.copy("Resources")]),
+      name: "ITunesLookup", dependencies: ["LazyPromise", "LazyPromiseFoundation", "ExampleSupport"],
+      resources: [.copy("Resources")]),
     .target(name: "LoopbackHTTPServer", path: "Tests/LoopbackHTTPServer"),
     .testTarget(
       name: "LazyPromiseFoundationTests", dependencies: ["LazyPromise", "LazyPromiseFoundation", "LoopbackHTTPServer"]),
     .testTarget(
       name: "ITunesLookupTests",
-      dependencies: ["ITunesLookup", "LazyPromise", "LazyPromiseFoundation", "LoopbackHTTPServer"]),
+      dependencies: ["ITunesLookup", "LazyPromise", "LazyPromiseFoundation", "LoopbackHTTPServer", "ExampleSupport"]),
     // The photo-albums example: callbacks, a promise chain and zip side by side (Docs/Guides/PhotoAlbums.md).
     .executableTarget(
-      name: "PhotoAlbums", dependencies: ["LazyPromise", "LazyPromiseFoundation"],
+      name: "PhotoAlbums", dependencies: ["LazyPromise", "LazyPromiseFoundation", "ExampleSupport"],
       exclude: ["make-recordings.swift"], resources: [.copy("Resources")]),
     .testTarget(
       name: "PhotoAlbumsTests",
-      dependencies: ["PhotoAlbums", "LazyPromise", "LazyPromiseFoundation", "LoopbackHTTPServer"]),
+      dependencies: ["PhotoAlbums", "LazyPromise", "LazyPromiseFoundation", "LoopbackHTTPServer", "ExampleSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

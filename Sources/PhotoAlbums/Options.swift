@@ -1,7 +1,8 @@
+import ExampleSupport
 import Foundation
 
 /// The tool's settings, read from its command line by ``parse(_:)``.
-struct Options: Equatable, Sendable {
+struct Options: ToolOptions, Equatable, Sendable {
   /// The versions to run, in this order.
   var versions = Version.allCases
   /// The API to ask, or `nil` for the recorded answers.
@@ -51,73 +52,30 @@ struct Options: Equatable, Sendable {
   }
 
   /// Reads `arguments` (without the program's name). Options take their value as the next argument or after `=`
-  /// (`--only zip`, `--only=zip`).
+  /// (`--only zip`, `--only=zip`); `--live`, `--base-url`, `--timeout` and `--verbose` are read as in every example
+  /// (`readCommandLine`, in ExampleSupport).
   static func parse(_ arguments: [String]) throws(UsageError) -> Command {
     var options = Options()
-    var live = false
-    var rest = arguments[...]
-    while let argument = rest.popFirst() {
-      let (name, inline) = split(argument)
-      func value() throws(UsageError) -> String {
-        if let inline { return inline }
-        guard let next = rest.first, !next.hasPrefix("--") else { throw UsageError("\(name) needs a value") }
-        rest.removeFirst()
-        return next
-      }
-      func flag() throws(UsageError) {
-        if inline != nil { throw UsageError("\(name) takes no value") }
-      }
-      switch name {
-      case "--help", "-h":
-        return .help
-      case "--live":
-        try flag()
-        live = true
-      case "--verbose":
-        try flag()
-        options.verbose = true
+    let proceed = try readCommandLine(arguments, into: &options, apiURL: apiURL) {
+      (options, argument) throws(UsageError) -> Bool in
+      switch argument.name {
       case "--only":
-        let text = try value()
+        let text = try argument.value()
         guard let version = Version(rawValue: text) else {
           throw UsageError("--only wants callbacks, chain or zip, not '\(text)'")
         }
         options.versions = [version]
       case "--latency":
-        let text = try value()
+        let text = try argument.value()
         guard let milliseconds = Int(text), (0...10_000).contains(milliseconds) else {
           throw UsageError("--latency wants milliseconds between 0 and 10000, not '\(text)'")
         }
         options.latency = .milliseconds(milliseconds)
-      case "--base-url":
-        let text = try value()
-        guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased()), url.host != nil
-        else { throw UsageError("--base-url wants an http or https URL, not '\(text)'") }
-        options.baseURL = url
-      case "--timeout":
-        let text = try value()
-        guard let seconds = TimeInterval(text), seconds > 0, seconds <= 3600 else {
-          throw UsageError("--timeout wants seconds between 0 and 3600, not '\(text)'")
-        }
-        options.timeout = seconds
       default:
-        throw UsageError("unknown argument '\(argument)'")
+        return false
       }
+      return true
     }
-    if live && options.baseURL == nil { options.baseURL = apiURL }
-    return .merge(options)
+    return proceed ? .merge(options) : .help
   }
-
-  /// `--only=zip` as (`--only`, `zip`); anything else as (itself, `nil`).
-  private static func split(_ argument: String) -> (String, String?) {
-    guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
-    return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
-  }
-}
-
-/// A command line the tool cannot read; the tool prints it with the usage and exits with 2.
-struct UsageError: Error, Equatable, CustomStringConvertible {
-  /// What is wrong, e.g. `unknown argument '--colour'`.
-  var description: String
-
-  init(_ description: String) { self.description = description }
 }

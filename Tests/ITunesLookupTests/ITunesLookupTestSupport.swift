@@ -1,3 +1,4 @@
+import ExampleSupport
 import Foundation
 import LazyPromise
 import LoopbackHTTPServer
@@ -27,21 +28,4 @@ func recorded(_ query: LookupQuery) throws -> Data {
 /// The recorded answer to `query`, decoded.
 func recordedResponse(_ query: LookupQuery) throws -> LookupResponse {
   try decode(recorded(query)).get()
-}
-
-/// A console that keeps what the tool writes.
-final class CapturedConsole: Sendable {
-  private let lines = Mutex<(output: [String], diagnostics: [String])>(([], []))
-
-  /// The console to hand to the tool.
-  var console: Console {
-    Console(
-      write: { line in self.lines.withLock { $0.output.append(line) } },
-      report: { line in self.lines.withLock { $0.diagnostics.append(line) } })
-  }
-
-  /// The lines written to standard output.
-  var output: [String] { lines.withLock { $0.output } }
-  /// The lines written to standard error.
-  var diagnostics: [String] { lines.withLock { $0.diagnostics } }
 }

@@ -1,3 +1,4 @@
+import ExampleSupport
 import Foundation
 import LazyPromise
 import LoopbackHTTPServer
@@ -29,21 +30,4 @@ func recordingsServer(
     }
     return .respond(status: 200, body: Array(data))
   }
-}
-
-/// A console that keeps what the tool writes.
-final class CapturedConsole: Sendable {
-  private let lines = Mutex<(output: [String], diagnostics: [String])>(([], []))
-
-  /// The console to hand to the tool.
-  var console: Console {
-    Console(
-      write: { line in self.lines.withLock { $0.output.append(line) } },
-      report: { line in self.lines.withLock { $0.diagnostics.append(line) } })
-  }
-
-  /// The lines written to standard output.
-  var output: [String] { lines.withLock { $0.output } }
-  /// The lines written to standard error.
-  var diagnostics: [String] { lines.withLock { $0.diagnostics } }
 }
