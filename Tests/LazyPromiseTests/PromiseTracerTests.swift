@@ -124,6 +124,25 @@ struct PromiseTracerTests {
     #expect(task.cancels.current == 1, "cancelling the run still cancels the inner promise's work")
   }
 
+  @Test("20.2 a run cancelled while the stage's function runs ends that stage once, as cancelled")
+  func cancellingFromInsideTheStageEndsItAsCancelled() {
+    let log = TraceLog()
+    let upstream = ManualTask<Int, TestError>()
+    let inner = ManualTask<Int, TestError>()
+    let handle = Mutex<RunHandle?>(nil)
+    let chain = PromiseTracing.withTracer(log) {
+      upstream.promise.flatMap { _ in
+        handle.withLock { $0?.cancel() }
+        return inner.promise
+      }
+    }
+    handle.withLock { $0 = chain.run { _ in Issue.record("a cancelled run delivers nothing") } }
+    upstream.complete(.success(1))
+    #expect(inner.starts.current == 0, "a cancelled run does not start the promise the stage returned")
+    #expect(log.all.count == 2)
+    #expect(log.all.last?.hasSuffix("cancelled") == true)
+  }
+
   @Test("20.2 every start is ended once, with its own span")
   func everyStartIsEndedOnceWithItsOwnSpan() async {
     let log = TraceLog()

@@ -3,7 +3,8 @@
 // Off, a stage pays for `_isTracing()`: one call and one relaxed load of a global counter of open `withTracer`
 // bodies. On, the stage's function is wrapped in a closure that calls the tracer around it and is
 // stored in the same stage classes as an untraced function; a stage returning a promise runs that promise in a
-// small task that ends the span when it delivers or when the run is cancelled, whichever comes first.
+// small task that ends the span when it delivers or when the run is cancelled, whichever comes first, or, if the
+// task never runs or never ends, when it is released.
 
 import Synchronization
 
@@ -38,12 +39,28 @@ extension PromiseStage.Outcome {
   }
 }
 
-/// Claims the one `stageEnded` call of a span that can end in two ways (delivered, or cancelled).
-private final class _SpanEnd: Sendable {
+/// The one `stageEnded` call of a span that can end in three ways: its promise delivers, the run is cancelled while
+/// the promise is pending, or the promise is released without ever delivering (the run was cancelled after the
+/// stage's function returned it but before it started, or the run was abandoned). The first to come ends it.
+private final class _SpanEnd<Tracer: PromiseTracer>: Sendable {
   private let ended = Atomic<Bool>(false)
+  private let tracer: Tracer
+  private let stage: PromiseStage
+  private let span: Tracer.Span
 
-  func claim() -> Bool {
-    !ended.exchange(true, ordering: .acquiringAndReleasing)
+  init(_ tracer: Tracer, _ stage: PromiseStage, _ span: Tracer.Span) {
+    self.tracer = tracer
+    self.stage = stage
+    self.span = span
+  }
+
+  func end(_ outcome: PromiseStage.Outcome) {
+    guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    tracer.stageEnded(stage, outcome: outcome, span: span)
+  }
+
+  deinit {
+    end(.cancelled)
   }
 }
 
@@ -71,20 +88,20 @@ private func _tracedResult<T, U, E, Tracer: PromiseTracer>(
   }
 }
 
-/// `inner`, ending `span` when it delivers, or as cancelled when the run is cancelled while it is pending.
+/// `inner`, ending `span` when it delivers, or as cancelled when the run is cancelled or abandoned first.
 private func _ending<U, E, Tracer: PromiseTracer>(
   _ inner: Promise<U, E>, _ stage: PromiseStage, _ tracer: Tracer, _ span: Tracer.Span
 ) -> Promise<U, E> {
   // The promise runs where the untraced stage would run it: inside this task, on the thread that runs the stage.
   nonisolated(unsafe) let inner = inner
+  let end = _SpanEnd(tracer, stage, span)
   return Promise<U, E> { completion, onCancel in
-    let end = _SpanEnd()
     let handle = inner.run { result in
-      if end.claim() { tracer.stageEnded(stage, outcome: PromiseStage.Outcome(result), span: span) }
+      end.end(PromiseStage.Outcome(result))
       completion(result)
     }
     onCancel {
-      if end.claim() { tracer.stageEnded(stage, outcome: .cancelled, span: span) }
+      end.end(.cancelled)
       handle.cancel()
     }
   }
