@@ -38,7 +38,7 @@ public protocol PromiseTracer: Sendable {
   func stageStarted(_ stage: PromiseStage) -> Span
 
   /// Called once the stage's outcome is known: when its function returned a value or a `Result`, when the
-  /// promise it returned delivered, or when the run was cancelled while that promise was pending.
+  /// promise it returned delivered, or when the run was cancelled (or the promise abandoned) before it delivered.
   ///
   /// - Parameters:
   ///   - stage: The stage, as it was passed to ``stageStarted(_:)``.
@@ -75,7 +75,7 @@ public struct PromiseStage: Sendable, CustomStringConvertible {
     case succeeded
     /// The stage failed with this error (the chain's error type, erased); the rest of the chain is skipped.
     case failed(any Error)
-    /// The run was cancelled while the promise the stage returned was pending.
+    /// The run was cancelled before the promise the stage returned delivered (or that promise was abandoned).
     case cancelled
 
     /// `succeeded`, `failed(<error>)` or `cancelled`.
