@@ -4,7 +4,7 @@
 
 /// `observe`: hands the result to a caller's callback.
 @usableFromInline
-final class _FutureCallback<T, E: Error>: _FutureObserver<T, E> {
+final class _FutureCallback<T, E: Error>: _FutureObserverOf<T, E> {
   @usableFromInline let callback: @Sendable (Result<T, E>) -> Void
 
   @inlinable
@@ -20,8 +20,8 @@ final class _FutureCallback<T, E: Error>: _FutureObserver<T, E> {
 
 /// An observer that completes another future, `target`, which only it (and whoever holds the returned future) holds.
 @usableFromInline
-class _FutureStage<S, F: Error, T, E: Error>: _FutureObserver<S, F> {
-  @usableFromInline final var target: Future<T, E>
+class _FutureStage<S, F: Error, T, E: Error>: _FutureObserverOf<S, F> {
+  @usableFromInline @exclusivity(unchecked) final var target: Future<T, E>
 
   @inlinable
   init(target: Future<T, E>, fire: @escaping Fire) {
