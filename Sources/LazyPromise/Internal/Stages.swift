@@ -22,15 +22,26 @@ final class _MapStage<S, T, E: Error, Upstream>: _Stage<T, E>, @unchecked Sendab
       let this = unsafeDowncast(stage, to: _MapStage<S, T, E, Upstream>.self)
       let hops = this._hops
       let transform = this.transform
-      this.upstream.subscribe(handle) { admission in
-        { result in
-          guard admission.admit(handle) else { return }
-          switch result {
-          case .success(let value):
-            guard !handle._isCancelled else { return }
-            _deliver(.success(transform(value)), to: completion, hop: hops)
-          case .failure(let error):
-            _deliver(.failure(error), to: completion, hop: hops)
+      // A stage's or a known result is always admitted; only a caller's task needs the admission check.
+      @Sendable func receive(_ result: Result<S, E>) {
+        switch result {
+        case .success(let value):
+          guard !handle._isCancelled else { return }
+          _deliver(.success(transform(value)), to: completion, hop: hops)
+        case .failure(let error):
+          _deliver(.failure(error), to: completion, hop: hops)
+        }
+      }
+      switch this.upstream {
+      case .stage(let upstream):
+        _Source<S, E>._start(upstream, handle, joining: false, receive)
+      case .result(let result):
+        guard !handle._isCancelled else { return }
+        receive(result)  // called, not captured: no continuation to allocate
+      case .task:
+        this.upstream.subscribe(handle) { admission in
+          { result in
+            if admission.admit(handle) { receive(result) }
           }
         }
       }
@@ -52,15 +63,26 @@ final class _ResultStage<S, T, E: Error, Upstream>: _Stage<T, E>, @unchecked Sen
       let this = unsafeDowncast(stage, to: _ResultStage<S, T, E, Upstream>.self)
       let hops = this._hops
       let transform = this.transform
-      this.upstream.subscribe(handle) { admission in
-        { result in
-          guard admission.admit(handle) else { return }
-          switch result {
-          case .success(let value):
-            guard !handle._isCancelled else { return }
-            _deliver(transform(value), to: completion, hop: hops)
-          case .failure(let error):
-            _deliver(.failure(error), to: completion, hop: hops)
+      // A stage's or a known result is always admitted; only a caller's task needs the admission check.
+      @Sendable func receive(_ result: Result<S, E>) {
+        switch result {
+        case .success(let value):
+          guard !handle._isCancelled else { return }
+          _deliver(transform(value), to: completion, hop: hops)
+        case .failure(let error):
+          _deliver(.failure(error), to: completion, hop: hops)
+        }
+      }
+      switch this.upstream {
+      case .stage(let upstream):
+        _Source<S, E>._start(upstream, handle, joining: false, receive)
+      case .result(let result):
+        guard !handle._isCancelled else { return }
+        receive(result)  // called, not captured: no continuation to allocate
+      case .task:
+        this.upstream.subscribe(handle) { admission in
+          { result in
+            if admission.admit(handle) { receive(result) }
           }
         }
       }
@@ -82,15 +104,26 @@ final class _FlatMapStage<S, T, E: Error, Upstream>: _Stage<T, E>, @unchecked Se
       let this = unsafeDowncast(stage, to: _FlatMapStage<S, T, E, Upstream>.self)
       let hops = this._hops
       let transform = this.transform
-      this.upstream.subscribe(handle) { admission in
-        { result in
-          guard admission.admit(handle) else { return }
-          switch result {
-          case .success(let value):
-            guard !handle._isCancelled else { return }
-            transform(value)._continue(handle, to: completion, hop: hops)
-          case .failure(let error):
-            _deliver(.failure(error), to: completion, hop: hops)
+      // A stage's or a known result is always admitted; only a caller's task needs the admission check.
+      @Sendable func receive(_ result: Result<S, E>) {
+        switch result {
+        case .success(let value):
+          guard !handle._isCancelled else { return }
+          transform(value)._continue(handle, to: completion, hop: hops)
+        case .failure(let error):
+          _deliver(.failure(error), to: completion, hop: hops)
+        }
+      }
+      switch this.upstream {
+      case .stage(let upstream):
+        _Source<S, E>._start(upstream, handle, joining: false, receive)
+      case .result(let result):
+        guard !handle._isCancelled else { return }
+        receive(result)  // called, not captured: no continuation to allocate
+      case .task:
+        this.upstream.subscribe(handle) { admission in
+          { result in
+            if admission.admit(handle) { receive(result) }
           }
         }
       }
@@ -114,15 +147,26 @@ where Step.Failure == E {
       let this = unsafeDowncast(stage, to: _StepStage<S, Step, E, Upstream>.self)
       let hops = this._hops
       let transform = this.transform
-      this.upstream.subscribe(handle) { admission in
-        { result in
-          guard admission.admit(handle) else { return }
-          switch result {
-          case .success(let value):
-            guard !handle._isCancelled else { return }
-            transform(value)._continue(handle, to: completion, hop: hops)
-          case .failure(let error):
-            _deliver(.failure(error), to: completion, hop: hops)
+      // A stage's or a known result is always admitted; only a caller's task needs the admission check.
+      @Sendable func receive(_ result: Result<S, E>) {
+        switch result {
+        case .success(let value):
+          guard !handle._isCancelled else { return }
+          transform(value)._continue(handle, to: completion, hop: hops)
+        case .failure(let error):
+          _deliver(.failure(error), to: completion, hop: hops)
+        }
+      }
+      switch this.upstream {
+      case .stage(let upstream):
+        _Source<S, E>._start(upstream, handle, joining: false, receive)
+      case .result(let result):
+        guard !handle._isCancelled else { return }
+        receive(result)  // called, not captured: no continuation to allocate
+      case .task:
+        this.upstream.subscribe(handle) { admission in
+          { result in
+            if admission.admit(handle) { receive(result) }
           }
         }
       }
@@ -153,14 +197,26 @@ final class _HandlerStage<S, F: Error, T, E: Error, Upstream>: _Stage<T, E>, @un
       let this = unsafeDowncast(stage, to: _HandlerStage<S, F, T, E, Upstream>.self)
       let hops = this._hops
       let handler = this.handler
-      this.upstream.subscribe(handle) { admission in
-        { result in
-          guard admission.admit(handle), !handle._isCancelled else { return }
-          switch handler(result) {
-          case .result(let next):
-            _deliver(next, to: completion, hop: hops)
-          case .promise(let next):
-            next._continue(handle, to: completion, hop: hops)
+      // A stage's or a known result is always admitted; only a caller's task needs the admission check.
+      @Sendable func receive(_ result: Result<S, F>) {
+        guard !handle._isCancelled else { return }
+        switch handler(result) {
+        case .result(let next):
+          _deliver(next, to: completion, hop: hops)
+        case .promise(let next):
+          next._continue(handle, to: completion, hop: hops)
+        }
+      }
+      switch this.upstream {
+      case .stage(let upstream):
+        _Source<S, F>._start(upstream, handle, joining: false, receive)
+      case .result(let result):
+        guard !handle._isCancelled else { return }
+        receive(result)  // called, not captured: no continuation to allocate
+      case .task:
+        this.upstream.subscribe(handle) { admission in
+          { result in
+            if admission.admit(handle) { receive(result) }
           }
         }
       }
