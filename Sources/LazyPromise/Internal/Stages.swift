@@ -7,6 +7,11 @@
 // properties with the types' runtime metadata, and a property of type `_Source<S, E>` makes it look that type up
 // in the runtime's metadata cache (a hash-table look-up, about 330 instructions, a fifth of a stage) every time a
 // stage is freed. The metadata of a generic parameter is in the object's own class metadata: one load.
+//
+// Each stage's `Invoke` closure switches over its upstream itself, the same few lines in every stage, rather than
+// calling one `_Source` method with its `receive` function: passed as a closure value, `receive` is made into a
+// closure even where a known result is handed to it directly, and a recursive loop's iteration went from 950
+// instructions to 1,534 when that was tried.
 
 /// `map` and `then` with a `T -> U` function.
 @usableFromInline
