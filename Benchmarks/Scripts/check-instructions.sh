@@ -5,11 +5,11 @@
 #   bash Benchmarks/Scripts/check-instructions.sh --update   # rewrite the ceilings after an intended change
 #
 # Wall-clock on a shared machine moves ±20 %; instruction counts from `valgrind --tool=callgrind` do not (the same
-# binary and arguments give the same total to within a few instructions). The driver (Benchmarks/InstructionCounts)
-# builds one chain and runs it; each figure is a difference between two sizes (100 and 1,100 stages) and, for
-# "run", between one and two runs, so process start-up and one-time costs cancel. Figures are instructions per
-# stage (per iteration for the loop), malloc and free included; the ratio column is against hand-written nested
-# callbacks built and run the same way.
+# binary and arguments give the same total to within a few instructions). The driver
+# (Benchmarks/Sources/InstructionCounts) builds one chain and runs it; each figure is a difference between two sizes
+# (100 and 1,100 stages) and, for "run", between one and two runs, so process start-up and one-time costs cancel.
+# Figures are instructions per stage (per iteration for the loop), malloc and free included; the ratio column is
+# against hand-written nested callbacks built and run the same way.
 set -euo pipefail
 
 package_dir="$(cd "$(dirname "$0")/.." && pwd)"

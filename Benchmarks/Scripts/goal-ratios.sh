@@ -4,8 +4,9 @@
 #   bash Benchmarks/Scripts/goal-ratios.sh [runs]     # default 5 runs
 #
 # On a shared machine the load drifts during a full run (publish.sh runs one target after another over
-# minutes), which moves the ratio between two targets. This runs only the chains of 1,000 stages the goals name,
-# back to back, measuring wall clock and thread CPU time, and prints each run's ratios and their median.
+# minutes), which moves the ratio between two targets. This runs only the chains of 1,000 stages and the loops of
+# 1,000 iterations the goals name, back to back, measuring wall clock and thread CPU time, and prints each run's
+# ratios and their median.
 set -euo pipefail
 
 package_dir="$(cd "$(dirname "$0")/.." && pwd)"
@@ -16,7 +17,8 @@ trap 'rm -rf "$work"' EXIT
 for run in $(seq 1 "$runs"); do
   LAZYPROMISE_BENCHMARK_MODE=time swift package --package-path "$package_dir" \
     --allow-writing-to-directory "$work" benchmark \
-    --filter '(Callbacks|Promise|Future|NIO)\.(map|prebuilt|flatMap)\.1000' \
+    --target CallbackBenchmarks --target LazyPromiseBenchmarks --target NIOFutureBenchmarks \
+    --filter '(Callbacks|Promise|Future|NIO)\.(map|prebuilt|flatMap|loop)\.1000' \
     --format influx --path "$work/$run" --no-progress > "$work/$run.log" 2>&1
 done
 
@@ -25,7 +27,7 @@ import csv, statistics, sys
 work, runs = sys.argv[1], int(sys.argv[2])
 pairs = [("Promise.map.1000", "Callbacks.map.1000"), ("Promise.prebuilt.1000", "Callbacks.prebuilt.1000"),
          ("Promise.flatMap.1000", "Callbacks.flatMap.1000"), ("Future.map.1000", "NIO.map.1000"),
-         ("NIO.map.1000", "Callbacks.map.1000")]
+         ("NIO.map.1000", "Callbacks.map.1000"), ("Promise.loop.1000", "Callbacks.loop.1000")]
 ratios = {(a, b, m): [] for a, b in pairs for m in ("wall", "cpu")}
 for run in range(1, runs + 1):
     medians = {}

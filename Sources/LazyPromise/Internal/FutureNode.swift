@@ -11,7 +11,7 @@ class _FutureNode {
   @usableFromInline typealias Fire = (_FutureNode) -> _FutureNodeList
 
   /// The next node: the one registered before it in a pending stack, the one after it in a run list.
-  @usableFromInline final var stackNext: UInt = 0
+  @usableFromInline @exclusivity(unchecked) final var stackNext: UInt = 0
   @usableFromInline final let fire: Fire
 
   @inlinable
@@ -38,24 +38,34 @@ class _FutureNode {
 }
 
 /// An observer of a `Future<T, E>`: it holds the result between delivery and running.
+///
+/// `Delivered` is always `Result<T, E>?` (see `_FutureObserverOf`). It is a generic parameter of its own so that
+/// `deinit`, which is not specialized, finds the slot's type in the object's own metadata: a field of type
+/// `Result<T, E>?` would make it look the type up in the runtime's metadata cache on every node (two hash-table
+/// look-ups, about 700 instructions).
 @usableFromInline
-class _FutureObserver<T, E: Error>: _FutureNode {
-  @usableFromInline final var delivered: Result<T, E>? = nil
+class _FutureObserver<T, E: Error, Delivered>: _FutureNode {
+  @usableFromInline @exclusivity(unchecked) final var delivered: Delivered
 
   @inlinable
-  override init(fire: @escaping Fire) {
+  init(fire: @escaping Fire) where Delivered == Result<T, E>? {
+    delivered = nil
     super.init(fire: fire)
   }
 
   /// The delivered result, taken out of the node.
   @inlinable
-  final func takeDelivered() -> Result<T, E> {
+  final func takeDelivered() -> Result<T, E> where Delivered == Result<T, E>? {
     guard let result = delivered.take() else {
       fatalError("Internal inconsistency: a future observer ran with no result delivered to it")
     }
     return result
   }
 }
+
+/// An observer of a `Future<T, E>`, as every stage and callback is.
+@usableFromInline
+typealias _FutureObserverOf<T, E: Error> = _FutureObserver<T, E, Result<T, E>?>
 
 /// Delivered observers in the order they run; owns one reference to each node.
 ///
@@ -79,7 +89,7 @@ public struct _FutureNodeList {
     var head: UInt = 0
     var bits = stack
     while bits != 0 {
-      let node = unsafeDowncast(_FutureNode.borrowing(bits), to: _FutureObserver<T, E>.self)
+      let node = unsafeDowncast(_FutureNode.borrowing(bits), to: _FutureObserverOf<T, E>.self)
       let older = node.stackNext
       node.delivered = result
       node.stackNext = head

@@ -4,7 +4,7 @@
 
 /// `observe`: hands the result to a caller's callback.
 @usableFromInline
-final class _FutureCallback<T, E: Error>: _FutureObserver<T, E> {
+final class _FutureCallback<T, E: Error>: _FutureObserverOf<T, E> {
   @usableFromInline let callback: @Sendable (Result<T, E>) -> Void
 
   @inlinable
@@ -20,7 +20,7 @@ final class _FutureCallback<T, E: Error>: _FutureObserver<T, E> {
 
 /// An observer that completes another future, `target`, which only it (and whoever holds the returned future) holds.
 @usableFromInline
-class _FutureStage<S, F: Error, T, E: Error>: _FutureObserver<S, F> {
+class _FutureStage<S, F: Error, T, E: Error>: _FutureObserverOf<S, F> {
   /// A `var` only so that `takeUniqueTargetStack` can ask `isKnownUniquelyReferenced`; never reassigned, so the
   /// dynamic exclusivity check of a class property (some 50 instructions per access, measured with
   /// `check-instructions.sh`) guards nothing and is turned off, as for `_Link._owner`.

@@ -38,15 +38,25 @@ enum _Source<T, E: Error>: @unchecked Sendable {
       guard !handle._isCancelled else { return }
       task(makeContinuation(_Admission(handle: handle, site: site)))
     case .stage(let unmanaged):
-      let continuation = makeContinuation(.trusted)
-      unmanaged._withUnsafeGuaranteedRef { stage in
-        if joining || stage._hops {
-          // A `let`, not an assignment to the captured one: the escaping `later` closure would box a variable.
-          let continuation = stage._depth % _relayInterval == 0 ? _Relay.wrapping(continuation) : continuation
-          _hop({ stage._invoke(stage, handle, continuation) }, { { stage._invoke(stage, handle, continuation) } })
-        } else {
-          stage._invoke(stage, handle, continuation)
-        }
+      Self._start(unmanaged, handle, joining: joining, makeContinuation(.trusted))
+    }
+  }
+
+  /// Starts the stage `unmanaged` for `handle`, delivering to `continuation`: directly, or through the trampoline
+  /// on the stages that hop (and where chains join).
+  @inlinable
+  @inline(__always)
+  static func _start(
+    _ unmanaged: Unmanaged<_Stage<T, E>>, _ handle: RunHandle, joining: Bool,
+    _ continuation: @escaping @Sendable (Result<T, E>) -> Void
+  ) {
+    unmanaged._withUnsafeGuaranteedRef { stage in
+      if joining || stage._hops {
+        // A `let`, not an assignment to the captured one: the escaping `later` closure would box a variable.
+        let continuation = stage._depth % _relayInterval == 0 ? _Relay.wrapping(continuation) : continuation
+        _hop({ stage._invoke(stage, handle, continuation) }, { { stage._invoke(stage, handle, continuation) } })
+      } else {
+        stage._invoke(stage, handle, continuation)
       }
     }
   }
