@@ -62,7 +62,6 @@ extension Future {
         #endif
         return
       }
-      if _future._holdsWork { _future._dropCancelHandlers() }  // only after `onCancel` was used
       ready.run()
     }
 
