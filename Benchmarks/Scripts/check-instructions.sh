@@ -19,14 +19,9 @@ tolerance_percent=3
 small=100
 large=1100
 
-command -v valgrind > /dev/null || { echo "error: valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
-
-swift build -c release --package-path "$package_dir" --product InstructionCounts > /dev/null
-binary="$(swift build -c release --package-path "$package_dir" --show-bin-path)/InstructionCounts"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-# valgrind 3.19 cannot read the toolchain's DWARF 5 debug info: count a copy without it.
-cp "$binary" "$work/driver" && strip -g "$work/driver"
+# shellcheck source=valgrind-driver.sh
+source "$(dirname "$0")/valgrind-driver.sh"
+prepare_driver "$package_dir" InstructionCounts
 
 # count SCENARIO STAGES RUNS: the instructions the whole process executed.
 count() {

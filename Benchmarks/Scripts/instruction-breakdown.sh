@@ -14,14 +14,9 @@ set -euo pipefail
 package_dir="$(cd "$(dirname "$0")/.." && pwd)"
 scenario="${1:?usage: instruction-breakdown.sh SCENARIO [--run]}"
 mode="${2:-}"
-command -v valgrind > /dev/null || { echo "error: valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
-
-swift build -c release --package-path "$package_dir" --product InstructionCounts > /dev/null
-binary="$(swift build -c release --package-path "$package_dir" --show-bin-path)/InstructionCounts"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-# valgrind 3.19 cannot read the toolchain's DWARF 5 debug info: count a copy without it.
-cp "$binary" "$work/driver" && strip -g "$work/driver"
+# shellcheck source=valgrind-driver.sh
+source "$(dirname "$0")/valgrind-driver.sh"
+prepare_driver "$package_dir" InstructionCounts
 
 profile() {  # profile NAME STAGES RUNS
   SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --callgrind-out-file="$work/$1.out" \
