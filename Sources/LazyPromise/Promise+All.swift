@@ -53,17 +53,3 @@ extension Promise where T: Sendable {
     }
   }
 }
-
-/// The value of an input that `all` reported as succeeded.
-func _successValue<T, E>(_ result: Result<T, E>?) -> T {
-  guard case .success(let value)? = result else {
-    fatalError("Internal inconsistency: all delivered with input result \(String(describing: result))")
-  }
-  return value
-}
-
-/// The result of an input that `allSettled` reported as delivered.
-func _settledResult<T, E>(_ result: Result<T, E>?) -> Result<T, E> {
-  guard let result else { fatalError("Internal inconsistency: allSettled delivered with an input pending") }
-  return result
-}

@@ -17,7 +17,8 @@ extension Promise {
   /// - Returns: The future of this run.
   public func start() -> Future<T, E> {
     let future = Future<T, E>(_pending: ())
-    let handle = _run(completing: future)
+    nonisolated(unsafe) let target = future  // a future is thread-safe; `T` need not be `Sendable` to run
+    let handle = run { result in target._trySettle(result)?.run() }
     if !future._state.isCompleted { future._attachWork(handle) }  // what `cancel()` stops
     return future
   }
@@ -48,15 +49,6 @@ extension Promise {
   public func shared() -> Promise<T, E> {
     let work = _SharedWork(self)
     return Promise(_operator: { run, completion in work.run(run, completion: completion) })
-  }
-}
-
-extension Promise {
-  /// Runs the promise once, completing `future` (which only this run completes) with the result.
-  @discardableResult
-  func _run(completing future: Future<T, E>) -> RunHandle {
-    nonisolated(unsafe) let future = future  // a future is thread-safe; `T` need not be `Sendable` to run
-    return run { result in future._trySettle(result)?.run() }
   }
 }
 

@@ -88,11 +88,3 @@ public struct AllFailedError<E: Error>: Error {
 }
 
 extension AllFailedError: Equatable where E: Equatable {}
-
-/// The error of an input that `any` reported as failed.
-func _failureError<T, E>(_ result: Result<T, E>?) -> E {
-  guard case .failure(let error)? = result else {
-    fatalError("Internal inconsistency: any failed with input result \(String(describing: result))")
-  }
-  return error
-}

@@ -19,9 +19,9 @@ extension Promise {
   @discardableResult
   public func run(_ completion: @escaping Completion) -> RunHandle {
     let handle = RunHandle()
-    _source.subscribe(handle) { admission in
+    _source.start(handle) { admission in
       { result in
-        if admission.admit(handle) && handle._deliver() { completion(result) }
+        if admission.admit(handle) && handle._markDelivered() { completion(result) }
       }
     }
     return handle
@@ -45,9 +45,9 @@ extension Promise {
   @discardableResult
   public func run(some: @escaping @Sendable (T) -> Void, none: @escaping @Sendable (E) -> Void) -> RunHandle {
     let handle = RunHandle()
-    _source.subscribe(handle) { admission in
+    _source.start(handle) { admission in
       { result in
-        guard admission.admit(handle) && handle._deliver() else { return }
+        guard admission.admit(handle) && handle._markDelivered() else { return }
         switch result {
         case .success(let value): some(value)
         case .failure(let error): none(error)
@@ -74,9 +74,9 @@ extension Promise where E == Never {
   @discardableResult
   public func run(some: @escaping @Sendable (T) -> Void) -> RunHandle {
     let handle = RunHandle()
-    _source.subscribe(handle) { admission in
+    _source.start(handle) { admission in
       { result in
-        guard admission.admit(handle) && handle._deliver() else { return }
+        guard admission.admit(handle) && handle._markDelivered() else { return }
         switch result {
         case .success(let value): some(value)
         }

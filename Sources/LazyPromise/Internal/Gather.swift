@@ -213,7 +213,7 @@ final class _Gather<T: Sendable, E: Error>: @unchecked Sendable {  // its mutabl
     while let index = state.withLock({ $0.nextToStart() }) {
       // Started through the trampoline (`_run` joins), so combinators nested to any depth start in bounded stack.
       let handle = RunHandle()
-      inputs[index]._run(handle) { result in
+      inputs[index]._run(under: handle) { result in
         self.perform(self.state.withLock { $0.received(result, from: index) })
       }
       switch state.withLock({ $0.started(index, handle: handle) }) {

@@ -39,7 +39,7 @@ final class _ReduceLoop<T, E: Error, Accumulated>: @unchecked Sendable {
     }
     if let stop { child._stop(stop) }
     let next = _Unchecked(accumulated)
-    inputs[index]._run(child) { [self] result in
+    inputs[index]._run(under: child) { [self] result in
       switch result {
       case .failure(let error):
         completion(.failure(error))

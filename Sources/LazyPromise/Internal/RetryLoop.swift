@@ -47,7 +47,7 @@ final class _RetryLoop<T, E: Error>: @unchecked Sendable {
       return state.stop
     }
     if let stop { child._stop(stop) }  // stopped between the failure and this attempt
-    upstream._run(child) { [self] result in finish(result) }
+    upstream._run(under: child) { [self] result in finish(result) }
   }
 
   private func finish(_ result: Result<T, E>) {

@@ -65,7 +65,7 @@ final class _SharedWork<T, E: Error>: @unchecked Sendable {  // its mutable stat
     case .wait(let key):
       leave(key, when: run)
     case .start(let promise, let handle, let attempt, let key):
-      promise._run(handle) { [self] result in finish(attempt, with: result) }
+      promise._run(under: handle) { [self] result in finish(attempt, with: result) }
       leave(key, when: run)
     }
   }

@@ -20,7 +20,7 @@ enum _Source<T, E: Error>: @unchecked Sendable {
   /// - Parameter joining: `true` where chains join at run time (a `flatMap` running the promise its function
   ///   returned): the call always goes through the trampoline, since joins can repeat without bound.
   @inlinable
-  func subscribe(
+  func start(
     _ handle: RunHandle,
     joining: Bool = false,
     _ makeContinuation: (_Admission) -> @Sendable (Result<T, E>) -> Void
@@ -38,7 +38,7 @@ enum _Source<T, E: Error>: @unchecked Sendable {
       guard !handle._isCancelled else { return }
       task(makeContinuation(_Admission(handle: handle, site: site)))
     case .stage(let unmanaged):
-      Self._start(unmanaged, handle, joining: joining, makeContinuation(.trusted))
+      Self.startStage(unmanaged, handle, joining: joining, makeContinuation(.trusted))
     }
   }
 
@@ -46,7 +46,7 @@ enum _Source<T, E: Error>: @unchecked Sendable {
   /// on the stages that hop (and where chains join).
   @inlinable
   @inline(__always)
-  static func _start(
+  static func startStage(
     _ unmanaged: Unmanaged<_Stage<T, E>>, _ handle: RunHandle, joining: Bool,
     _ continuation: @escaping @Sendable (Result<T, E>) -> Void
   ) {
@@ -63,8 +63,8 @@ enum _Source<T, E: Error>: @unchecked Sendable {
 
   /// Starts this source for `handle` where chains join, passing its result on to `completion` unchanged.
   @inlinable
-  func subscribe(_ handle: RunHandle, passingTo completion: @escaping @Sendable (Result<T, E>) -> Void) {
-    subscribe(handle, joining: true) { admission in
+  func start(_ handle: RunHandle, passingTo completion: @escaping @Sendable (Result<T, E>) -> Void) {
+    start(handle, joining: true) { admission in
       if admission.isTrusted { return completion }
       return { result in
         if admission.admit(handle) { _deliver(result, to: completion) }
@@ -72,79 +72,3 @@ enum _Source<T, E: Error>: @unchecked Sendable {
     }
   }
 }
-
-/// Decides whether a result reaching a continuation may go on: always for the library's own stages; exactly
-/// once, and only while the run is not cancelled, for a caller's task.
-@usableFromInline
-struct _Admission: Sendable {
-  /// The generation of the task's run the result must match, or -1 for a trusted source.
-  @usableFromInline let generation: Int
-  @usableFromInline let site: _Site
-  #if DEBUG
-    @usableFromInline let witness: _CompletionWitness?
-  #endif
-
-  @inlinable
-  static var trusted: _Admission { _Admission() }
-
-  @inlinable
-  init() {
-    generation = -1
-    site = _Site(file: "", line: 0)
-    #if DEBUG
-      witness = nil
-    #endif
-  }
-
-  @inlinable
-  init(handle: RunHandle, site: _Site) {
-    generation = handle._generation
-    self.site = site
-    #if DEBUG
-      witness = _CompletionWitness(handle: handle, generation: generation, site: site)
-    #endif
-  }
-
-  @inlinable
-  var isTrusted: Bool { generation < 0 }
-
-  /// Whether this call of the completion handler is the one that counts.
-  @inlinable
-  func admit(_ handle: RunHandle) -> Bool {
-    if generation < 0 { return true }
-    switch handle._claim(generation) {
-    case .accepted:
-      return true
-    case .cancelled:
-      return false
-    case .duplicate:
-      #if DEBUG
-        PromiseDiagnostics.report(.completedMoreThanOnce, site: site)
-      #endif
-      return false
-    }
-  }
-}
-
-#if DEBUG
-  /// Lives as long as a task's completion handler; reports a handler released without being called.
-  @usableFromInline
-  final class _CompletionWitness: Sendable {
-    @usableFromInline let handle: RunHandle
-    @usableFromInline let generation: Int
-    @usableFromInline let site: _Site
-
-    @inlinable
-    init(handle: RunHandle, generation: Int, site: _Site) {
-      self.handle = handle
-      self.generation = generation
-      self.site = site
-    }
-
-    deinit {
-      if !handle._isCancelled && handle._generation == generation {
-        PromiseDiagnostics.report(.completionReleasedWithoutBeingCalled, site: site)
-      }
-    }
-  }
-#endif

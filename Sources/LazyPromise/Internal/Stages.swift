@@ -39,12 +39,12 @@ final class _MapStage<S, T, E: Error, Upstream>: _Stage<T, E>, @unchecked Sendab
       }
       switch this.upstream {
       case .stage(let upstream):
-        _Source<S, E>._start(upstream, handle, joining: false, receive)
+        _Source<S, E>.startStage(upstream, handle, joining: false, receive)
       case .result(let result):
         guard !handle._isCancelled else { return }
         receive(result)  // called, not captured: no continuation to allocate
       case .task:
-        this.upstream.subscribe(handle) { admission in
+        this.upstream.start(handle) { admission in
           { result in
             if admission.admit(handle) { receive(result) }
           }
@@ -80,12 +80,12 @@ final class _ResultStage<S, T, E: Error, Upstream>: _Stage<T, E>, @unchecked Sen
       }
       switch this.upstream {
       case .stage(let upstream):
-        _Source<S, E>._start(upstream, handle, joining: false, receive)
+        _Source<S, E>.startStage(upstream, handle, joining: false, receive)
       case .result(let result):
         guard !handle._isCancelled else { return }
         receive(result)  // called, not captured: no continuation to allocate
       case .task:
-        this.upstream.subscribe(handle) { admission in
+        this.upstream.start(handle) { admission in
           { result in
             if admission.admit(handle) { receive(result) }
           }
@@ -121,12 +121,12 @@ final class _FlatMapStage<S, T, E: Error, Upstream>: _Stage<T, E>, @unchecked Se
       }
       switch this.upstream {
       case .stage(let upstream):
-        _Source<S, E>._start(upstream, handle, joining: false, receive)
+        _Source<S, E>.startStage(upstream, handle, joining: false, receive)
       case .result(let result):
         guard !handle._isCancelled else { return }
         receive(result)  // called, not captured: no continuation to allocate
       case .task:
-        this.upstream.subscribe(handle) { admission in
+        this.upstream.start(handle) { admission in
           { result in
             if admission.admit(handle) { receive(result) }
           }
@@ -164,12 +164,12 @@ where Step.Failure == E {
       }
       switch this.upstream {
       case .stage(let upstream):
-        _Source<S, E>._start(upstream, handle, joining: false, receive)
+        _Source<S, E>.startStage(upstream, handle, joining: false, receive)
       case .result(let result):
         guard !handle._isCancelled else { return }
         receive(result)  // called, not captured: no continuation to allocate
       case .task:
-        this.upstream.subscribe(handle) { admission in
+        this.upstream.start(handle) { admission in
           { result in
             if admission.admit(handle) { receive(result) }
           }
@@ -214,12 +214,12 @@ final class _HandlerStage<S, F: Error, T, E: Error, Upstream>: _Stage<T, E>, @un
       }
       switch this.upstream {
       case .stage(let upstream):
-        _Source<S, F>._start(upstream, handle, joining: false, receive)
+        _Source<S, F>.startStage(upstream, handle, joining: false, receive)
       case .result(let result):
         guard !handle._isCancelled else { return }
         receive(result)  // called, not captured: no continuation to allocate
       case .task:
-        this.upstream.subscribe(handle) { admission in
+        this.upstream.start(handle) { admission in
           { result in
             if admission.admit(handle) { receive(result) }
           }
@@ -246,7 +246,7 @@ final class _CancellableTaskStage<T, E: Error>: _Stage<T, E>, @unchecked Sendabl
       let source = _Source<T, E>.task(
         { completion in task(completion) { handler in handle._onCancel(handler, generation: generation) } },
         this.site)
-      source.subscribe(handle, passingTo: completion)
+      source.start(handle, passingTo: completion)
     }
   }
 }
@@ -266,7 +266,7 @@ extension Promise {
     if case .result(let result) = _source {
       _deliver(result, to: completion, hop: hop)
     } else {
-      _source.subscribe(handle, passingTo: completion)
+      _source.start(handle, passingTo: completion)
       withExtendedLifetime(self) {}
     }
   }

@@ -1,56 +1,15 @@
-import Synchronization
-
-// The machinery behind the operators that own work of their own while the run waits — `timeout`, `retry`,
-// `delay`, the async bridge: a task stage that sees how its run was stopped, child runs that follow their parent,
-// and a once-only gate for the two sides (timer, upstream) that race to complete the task.
-
-/// How a run asked its pending task to stop.
-enum _StopMode: Sendable {
-  /// `RunHandle.cancel()`: the task's result will be ignored and no further stage starts.
-  case cancel
-  /// Cooperative cancellation (`RunHandle._interrupt()`): the task should finish early; what it then delivers is
-  /// delivered.
-  case interrupt
-}
-
-extension RunHandle {
-  /// Stops this run the way its parent was stopped.
-  func _stop(_ mode: _StopMode) {
-    switch mode {
-    case .cancel: cancel()
-    case .interrupt: _interrupt()
-    }
-  }
-}
-
-/// A pending operator task's view of its run.
-struct _TaskRun: Sendable {
-  let handle: RunHandle
-  let generation: Int
-
-  /// Registers `handler` to run if the run is stopped while this task is pending (at once if it already was).
-  func onStop(_ handler: @escaping @Sendable (_StopMode) -> Void) {
-    let handle = handle
-    handle._onCancel({ handler(handle._isCancelled ? .cancel : .interrupt) }, generation: generation)
-  }
-
-  /// A handle for a child run that follows this one: stopping this run stops the child the same way.
-  func makeChild() -> RunHandle {
-    let child = RunHandle()
-    onStop { mode in child._stop(mode) }
-    return child
-  }
-}
+// The stage behind the operators that own work of their own while the run waits — `timeout`, `retry`, `delay`,
+// the combinators: a task stage that sees how its run was stopped (`_TaskRun`).
 
 extension Promise {
   /// Runs this promise under `handle`, which the caller made (and may already have handed to a canceller).
   ///
   /// Starting a child run from inside a parent's stage joins chains at run time, so it goes through the
   /// trampoline: operators nested any number of times stay within bounded stack.
-  func _run(_ handle: RunHandle, _ completion: @escaping Completion) {
-    _source.subscribe(handle, joining: true) { admission in
+  func _run(under handle: RunHandle, _ completion: @escaping Completion) {
+    _source.start(handle, joining: true) { admission in
       { result in
-        if admission.admit(handle) && handle._deliver() { completion(result) }
+        if admission.admit(handle) && handle._markDelivered() { completion(result) }
       }
     }
   }
@@ -98,7 +57,7 @@ final class _OperatorStage<S, F: Error, T, E: Error>: _Stage<T, E>, @unchecked S
       guard let task = this.task else { fatalError("Internal inconsistency: an operator stage ran after deinit") }
       let run = _TaskRun(handle: handle, generation: handle._generation)
       _Source<T, E>.task({ completion in task(upstream.value, run, completion) }, _operatorSite)
-        .subscribe(handle, passingTo: completion)
+        .start(handle, passingTo: completion)
     }
   }
 
@@ -115,29 +74,3 @@ final class _OperatorStage<S, F: Error, T, E: Error>: _Stage<T, E>, @unchecked S
 
 /// The site diagnostics name for an operator's own task (which completes exactly once by construction).
 let _operatorSite = _Site(file: #fileID, line: #line)
-
-/// Lets exactly one of several racing sides through.
-final class _Once: Sendable {
-  private let passed = Atomic<Bool>(false)
-
-  /// `true` for the first caller only.
-  func claim() -> Bool {
-    !passed.exchange(true, ordering: .acquiringAndReleasing)
-  }
-}
-
-/// A value the library moves between threads where the compiler cannot see that doing so is safe:
-///
-/// - a result handed from the stage that produced it to the stage that consumes it, exactly once (like a
-///   `sending` parameter: the producer never touches it again) — which is why a promise of a non-`Sendable` value
-///   may still hop threads inside one run, as its tasks' results always have;
-/// - a promise an operator runs (again) from another thread: a promise is immutable, and running it from the
-///   thread a result arrived on is what every stage does;
-/// - a thread-safe object from a module without `Sendable` annotations (a Dispatch source).
-struct _Unchecked<Value>: @unchecked Sendable {
-  let value: Value
-
-  init(_ value: Value) {
-    self.value = value
-  }
-}

@@ -1,0 +1,24 @@
+// Reading a finished gather's slots: by the time `all`, `allSettled` or `any` delivers, every slot it reads holds
+// the kind of result its rule waited for, so a slot that does not is a bug in the gather, reported as such.
+
+/// The value of an input that `all` reported as succeeded.
+func _successValue<T, E>(_ result: Result<T, E>?) -> T {
+  guard case .success(let value)? = result else {
+    fatalError("Internal inconsistency: all delivered with input result \(String(describing: result))")
+  }
+  return value
+}
+
+/// The result of an input that `allSettled` reported as delivered.
+func _settledResult<T, E>(_ result: Result<T, E>?) -> Result<T, E> {
+  guard let result else { fatalError("Internal inconsistency: allSettled delivered with an input pending") }
+  return result
+}
+
+/// The error of an input that `any` reported as failed.
+func _failureError<T, E>(_ result: Result<T, E>?) -> E {
+  guard case .failure(let error)? = result else {
+    fatalError("Internal inconsistency: any failed with input result \(String(describing: result))")
+  }
+  return error
+}
