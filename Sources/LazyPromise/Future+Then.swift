@@ -120,21 +120,18 @@ extension Future {
         guard Step._mayRecurse else { return transform(value)._asFuture() }
         // As in `_then`: a loop written as recursion calls back into here from the transform; the trampoline keeps
         // the stack bounded.
-        switch _hopMode() {
-        case .call:
-          return transform(value)._asFuture()
-        case .enter:
-          let next = transform(value)._asFuture()
-          _drainHops()
-          return next
-        case .enqueue:
-          let target = Future<Step.Success, E>(_pending: ())
-          _enqueueHop {
-            guard !target._state.isCompleted else { return }  // cancelled before the hop ran: run nothing
-            transform(value)._settle(into: target).run()
-          }
-          return target
-        }
+        return _hop(
+          returning: { transform(value)._asFuture() },
+          queued: {
+            let target = Future<Step.Success, E>(_pending: ())
+            return (
+              target,
+              {
+                guard !target._state.isCompleted else { return }  // cancelled before the hop ran: run nothing
+                transform(value)._settle(into: target).run()
+              }
+            )
+          })
       }
     }
     let target = Future<Step.Success, E>(_pending: ())
@@ -151,21 +148,18 @@ extension Future {
         // A loop written as recursion (`count(n) = done.then { count(n - 1) }`) calls back into here from the
         // transform: go through the trampoline, so once the stack budget is spent the rest continues from the
         // outermost hop and this returns a future that it completes.
-        switch _hopMode() {
-        case .call:
-          return transform(value)
-        case .enter:
-          let next = transform(value)
-          _drainHops()
-          return next
-        case .enqueue:
-          let target = Future<U, E>(_pending: ())
-          _enqueueHop {
-            guard !target._state.isCompleted else { return }  // cancelled before the hop ran: run nothing
-            transform(value)._forward(to: target).run()
-          }
-          return target
-        }
+        return _hop(
+          returning: { transform(value) },
+          queued: {
+            let target = Future<U, E>(_pending: ())
+            return (
+              target,
+              {
+                guard !target._state.isCompleted else { return }  // cancelled before the hop ran: run nothing
+                transform(value)._forward(to: target).run()
+              }
+            )
+          })
       }
       let target = Future<U, E>(_pending: ())
       step.continue(with: result, into: target).run()

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Darwin)
   import Darwin
 #elseif canImport(Glibc)
@@ -37,5 +39,21 @@ final class _Locked<State>: ManagedBuffer<State, pthread_mutex_t> {
       defer { pthread_mutex_unlock(mutex) }
       return body(&state.pointee)
     }
+  }
+}
+
+/// The library's one lock is the standard library's `Mutex`, stored inline in the object that owns the state (no
+/// allocation of its own). `withLock` asks its body to return a `sending` value, which a state that holds
+/// non-`Sendable` promises and completions cannot give; `withLockedState` hands the body's result out as it is.
+///
+/// That is sound for the engines that use it: each one declares itself `@unchecked Sendable` because every access
+/// to its state is under this lock, and each runs only its state transition there, never calling out
+/// (observers, completions, cancel handlers) while holding it.
+extension Mutex where Value: ~Copyable {
+  borrowing func withLockedState<Result>(_ body: (inout Value) -> Result) -> Result {
+    withLock { (value: inout sending Value) -> sending _Unchecked<Result> in
+      nonisolated(unsafe) let result = body(&value)
+      return _Unchecked(result)
+    }.value
   }
 }

@@ -25,7 +25,7 @@ extension Promise {
   /// A promise whose task is one of the library's operators with no upstream (a combinator): it is told how its
   /// run was stopped.
   init(_operator task: @escaping @Sendable (_TaskRun, @escaping Completion) -> Void) {
-    self = Promise<Void, Never>(value: ())._operator { _, run, completion in task(run, completion) }  // never runs it
+    self.init(_stage: _OperatorStage<Void, Never, T, E>(combinator: task))
   }
 
   /// Reassembles a promise from the parts a stage keeps of its upstream.
@@ -38,35 +38,57 @@ extension Promise {
 /// An operator's task: like `_CancellableTaskStage`, but its cancel handlers learn whether the run was cancelled
 /// or interrupted, so it can stop its child runs the same way.
 ///
-/// It owns its upstream as every stage does (`_Link._owner`), not through the task closure, so a chain of many
-/// operators is released iteratively; the task receives the upstream reassembled as a promise.
+/// An operator over an upstream (`timeout`, `retry`, `delay`) owns it as every stage does (`_Link._owner`), not
+/// through the task closure, so a chain of many operators is released iteratively; the task receives the
+/// upstream reassembled as a promise. A combinator (`zip`, `all`, `shared()`) has no upstream: its `S` and `F` are
+/// `Void` and `Never`, and its task is given none.
 final class _OperatorStage<S, F: Error, T, E: Error>: _Stage<T, E>, @unchecked Sendable {
-  typealias Task = @Sendable (Promise<S, F>, _TaskRun, @escaping Promise<T, E>.Completion) -> Void
+  typealias Completion = Promise<T, E>.Completion
 
-  let upstream: _Source<S, F>
+  /// The operator's task, with or without an upstream.
+  enum Work {
+    case overUpstream(_Source<S, F>, @Sendable (Promise<S, F>, _TaskRun, @escaping Completion) -> Void)
+    case combinator(@Sendable (_TaskRun, @escaping Completion) -> Void)
+  }
+
   /// Set until `deinit`, which releases it in bounded stack: a combinator's task holds its input promises, so
   /// nested combinators are a chain of tasks that would otherwise be freed recursively.
-  private var task: Task?
+  private var work: Work?
 
-  init(upstream: Promise<S, F>, task: @escaping Task) {
-    self.upstream = upstream._source
-    self.task = task
-    super.init(owner: upstream._owner) { stage, handle, completion in
-      let this = unsafeDowncast(stage, to: _OperatorStage<S, F, T, E>.self)
-      let upstream = _Unchecked(Promise(_source: this.upstream, _owner: this._owner))
-      guard let task = this.task else { fatalError("Internal inconsistency: an operator stage ran after deinit") }
-      let run = _TaskRun(handle: handle, generation: handle._generation)
-      _Source<T, E>.task({ completion in task(upstream.value, run, completion) }, _operatorSite)
-        .start(handle, passingTo: completion)
+  init(
+    upstream: Promise<S, F>, task: @escaping @Sendable (Promise<S, F>, _TaskRun, @escaping Completion) -> Void
+  ) {
+    work = .overUpstream(upstream._source, task)
+    super.init(owner: upstream._owner, invoke: { _OperatorStage.invoke($0, $1, $2) })
+  }
+
+  init(combinator task: @escaping @Sendable (_TaskRun, @escaping Completion) -> Void) where S == Void, F == Never {
+    work = .combinator(task)
+    super.init(owner: nil, invoke: { _OperatorStage.invoke($0, $1, $2) })
+  }
+
+  private static func invoke(_ stage: _Stage<T, E>, _ handle: RunHandle, _ completion: @escaping Completion) {
+    let this = unsafeDowncast(stage, to: _OperatorStage<S, F, T, E>.self)
+    let run = _TaskRun(handle: handle, generation: handle._generation)
+    let task: Promise<T, E>.AsyncTask
+    switch this.work {
+    case .overUpstream(let source, let operation):
+      let upstream = _Unchecked(Promise(_source: source, _owner: this._owner))
+      task = { completion in operation(upstream.value, run, completion) }
+    case .combinator(let operation):
+      task = { completion in operation(run, completion) }
+    case nil:
+      fatalError("Internal inconsistency: an operator stage ran after deinit")
     }
+    _Source<T, E>.task(task, _operatorSite).start(handle, passingTo: completion)
   }
 
   deinit {
-    // `_releaseInBoundedStack`, written out for a function-typed property (see there).
+    // `_releaseInBoundedStack`, written out for a property holding functions (see there).
     _hop(
-      { task = nil },
+      { work = nil },
       {
-        let deferred = task
+        let deferred = work
         return { withExtendedLifetime(deferred) {} }
       })
   }

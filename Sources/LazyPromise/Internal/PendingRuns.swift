@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The runs of a pending future's lazy view (`Future.promise`) waiting for its result: one observer on the
 /// future for all of them, and a table a cancelled run removes itself from.
 ///
@@ -14,12 +16,12 @@ final class _PendingRuns<T, E: Error>: @unchecked Sendable {  // its mutable sta
     var isDelivered = false
   }
 
-  private let state = _Locked<State>.make(State())
+  private let state = Mutex(State())
 
   /// Runs one run of the view: delivers `future`'s result to `completion`, or waits for it until the run is
   /// cancelled.
   func run(_ future: Future<T, E>, _ run: _TaskRun, completion: @escaping Promise<T, E>.Completion) {
-    let key: Int? = state.withLock { state in
+    let key: Int? = state.withLockedState { state in
       guard !state.isDelivered, future.result == nil else { return nil }
       let key = state.nextKey
       state.nextKey += 1
@@ -32,10 +34,10 @@ final class _PendingRuns<T, E: Error>: @unchecked Sendable {  // its mutable sta
     }
     run.onStop { [self] mode in
       guard mode == .cancel else { return }  // an interrupted run still delivers the result
-      let removed = state.withLock { $0.waiting.removeValue(forKey: key) }
+      let removed = state.withLockedState { $0.waiting.removeValue(forKey: key) }
       withExtendedLifetime(removed) {}  // released here, with the lock no longer held
     }
-    let observe = state.withLock { state in
+    let observe = state.withLockedState { state in
       defer { state.isObserving = true }
       return !state.isObserving
     }
@@ -46,7 +48,7 @@ final class _PendingRuns<T, E: Error>: @unchecked Sendable {  // its mutable sta
   }
 
   private func deliver(_ result: Result<T, E>) {
-    let waiting = state.withLock { state in
+    let waiting = state.withLockedState { state in
       state.isDelivered = true
       defer { state.waiting = [:] }
       return state.waiting

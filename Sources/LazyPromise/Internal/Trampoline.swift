@@ -1,13 +1,3 @@
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Android)
-  import Android
-#endif
-
 /// How far (in bytes) one thread's synchronous promise work may grow the stack past the point where it entered
 /// the trampoline before further hops are queued instead of called.
 ///
@@ -35,44 +25,6 @@
   case call
   /// The stack budget is spent: queue the work for the outermost hop.
   case enqueue
-}
-
-#if canImport(Darwin)
-  private func _destroyTrampolineState(_ raw: UnsafeMutableRawPointer) {
-    let state = raw.assumingMemoryBound(to: _TrampolineState.self)
-    state.deinitialize(count: 1)
-    state.deallocate()
-  }
-#else
-  private func _destroyTrampolineState(_ raw: UnsafeMutableRawPointer?) {
-    guard let state = raw?.assumingMemoryBound(to: _TrampolineState.self) else { return }
-    state.deinitialize(count: 1)
-    state.deallocate()
-  }
-#endif
-
-private let _trampolineKey: pthread_key_t = {
-  var key = pthread_key_t()
-  let status = pthread_key_create(&key, _destroyTrampolineState)
-  precondition(status == 0, "LazyPromise: pthread_key_create failed with \(status)")
-  return key
-}()
-
-@inline(__always)
-private func _trampolineState() -> UnsafeMutablePointer<_TrampolineState> {
-  if let raw = pthread_getspecific(_trampolineKey) {
-    return raw.assumingMemoryBound(to: _TrampolineState.self)
-  }
-  let state = UnsafeMutablePointer<_TrampolineState>.allocate(capacity: 1)
-  state.initialize(to: _TrampolineState())
-  pthread_setspecific(_trampolineKey, state)
-  return state
-}
-
-@inline(__always)
-private func _currentStackAddress() -> UInt {
-  var marker: UInt8 = 0
-  return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
 }
 
 /// Decides whether the next hop of synchronous promise work is called now or queued.
@@ -142,5 +94,27 @@ func _deliver<Value>(_ value: Value, to receiver: @escaping @Sendable (Value) ->
     _hop({ receiver(value) }, { { receiver(value) } })
   } else {
     receiver(value)
+  }
+}
+
+/// Computes a value through a hop: `now()` at once if the stack has room, or, once the budget is spent, the
+/// value `queued()` returns while its work waits for the outermost hop.
+///
+/// For the eager `Future`, whose steps return their result: a loop written as recursion calls back into a step
+/// from its transform, and this keeps the stack bounded as `_hop` does for a promise's run.
+@inlinable
+@inline(__always)
+func _hop<Value>(returning now: () -> Value, queued: () -> (Value, () -> Void)) -> Value {
+  switch _hopMode() {
+  case .call:
+    return now()
+  case .enter:
+    let value = now()
+    _drainHops()
+    return value
+  case .enqueue:
+    let (value, work) = queued()
+    _enqueueHop(work)
+    return value
   }
 }
