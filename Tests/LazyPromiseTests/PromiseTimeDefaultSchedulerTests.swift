@@ -25,7 +25,7 @@ struct PromiseTimeDefaultSchedulerTests {
     #expect(await promise.result == .success(3))
   }
 
-  @Test("8.3 retry with a backoff and no scheduler runs the work again until it succeeds")
+  @Test("8.6 retry with a backoff and no scheduler runs the work again until it succeeds")
   func retryWithoutASchedulerRunsAgain() async {
     let attempts = Counter()
     let flaky = Promise<Int, TestError> { completion in
