@@ -5,7 +5,7 @@ extension Promise where T: Sendable {
   ///
   /// One step for "fetch each of these": `transform` makes the promise for an input only when that input starts,
   /// so with `maxConcurrent` at most that many transforms have run ahead of the values that came back. Otherwise
-  /// it is ``all(_:maxConcurrent:)`` (contract 14, E4): lazy — nothing, not even `transform`, runs until the
+  /// it is ``all(_:maxConcurrent:)`` (contract 12, 22): lazy — nothing, not even `transform`, runs until the
   /// combined promise runs, and each run maps the inputs again; inputs start in order on the calling thread, the
   /// next as each one succeeds; the first failure is delivered at once, the running inputs are cancelled and the
   /// rest never start (their `transform` never runs); cancelling the run cancels the running inputs. With no

@@ -3,7 +3,7 @@
 extension Promise {
   /// Drops the value: a promise that says only whether the work succeeded.
   ///
-  /// A value stage (contract 12.4): the error passes through unchanged.
+  /// A value stage (contract 10.4): the error passes through unchanged.
   ///
   /// ```swift
   /// let saved: Promise<Void, SaveError> = store.save(photo).asVoid()

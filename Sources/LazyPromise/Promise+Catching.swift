@@ -3,7 +3,7 @@
 extension Promise {
   /// Makes a promise of synchronous work that returns a value or throws the promise's typed error.
   ///
-  /// Lazy (contract 16): `work` runs on each `run`, on the thread that starts that run, and never before; what it
+  /// Lazy (contract 14): `work` runs on each `run`, on the thread that starts that run, and never before; what it
   /// returns succeeds the run, what it throws fails it. With `E == Never` the closure cannot throw.
   ///
   /// ```swift

@@ -3,7 +3,7 @@
 extension Promise where T: Sendable {
   /// Runs promises side by side and delivers the first value to arrive that `predicate` accepts.
   ///
-  /// Lazy like every combinator (contract 17): nothing starts until the combined promise runs, and each run
+  /// Lazy like every combinator (contract 15): nothing starts until the combined promise runs, and each run
   /// starts every input again, in order, on the calling thread. `predicate` runs once per value, on the thread
   /// that delivered it. The first accepted value is delivered at once and the other inputs are cancelled. A
   /// failure or a rejected value does not end the search; when every input has delivered without an accepted

@@ -3,7 +3,7 @@
 extension Promise {
   /// Runs the inner promise this promise delivers, and delivers its result.
   ///
-  /// A value stage (contract 12.5): the inner promise runs on the thread that delivered it, once per run, and
+  /// A value stage (contract 10.5): the inner promise runs on the thread that delivered it, once per run, and
   /// not at all when the outer promise fails; cancelling the run cancels the inner run. Flattening joins two
   /// runs, so it goes through the trampoline like `flatMap` (contract 6).
   ///

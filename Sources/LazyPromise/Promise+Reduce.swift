@@ -3,7 +3,7 @@
 extension Promise where T: Sendable {
   /// Runs lazy promises one after another and folds their values into one, or fails with the first error.
   ///
-  /// Lazy (contract 13): nothing starts until the reduced promise runs, and each run runs the inputs again. A run
+  /// Lazy (contract 11): nothing starts until the reduced promise runs, and each run runs the inputs again. A run
   /// starts the first input on the calling thread and each next input on the thread that delivered the value
   /// before it, once that value has been folded in; `combine` runs there too, once per value. The first failure
   /// is delivered at once and the later inputs never start. Cancelling the run cancels the input in progress and

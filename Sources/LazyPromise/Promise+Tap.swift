@@ -3,7 +3,7 @@
 extension Promise {
   /// Runs `body` with the value, then passes the value on unchanged.
   ///
-  /// A value stage (contract 12.3): `body` runs once per run that succeeds this far, on the thread that
+  /// A value stage (contract 10.3): `body` runs once per run that succeeds this far, on the thread that
   /// delivered the value; a failure skips it. To see both outcomes use ``always(_:)``: it is the result-side tap.
   ///
   /// ```swift
@@ -25,7 +25,7 @@ extension Promise {
 extension Future {
   /// Runs `body` with the value, then passes the value on unchanged.
   ///
-  /// Eager (contract E1.7): `body` runs once, when the value arrives (now, if it already has); a failure skips
+  /// Eager (contract 19.7): `body` runs once, when the value arrives (now, if it already has); a failure skips
   /// it. ``always(_:)`` is the result-side tap.
   ///
   /// ```swift

@@ -3,7 +3,7 @@
 extension Promise {
   /// Unwraps an optional value, or fails with `error` when it is `nil`.
   ///
-  /// A value stage (contract 12.2): it runs on the thread that delivered the value; an upstream failure passes
+  /// A value stage (contract 10.2): it runs on the thread that delivered the value; an upstream failure passes
   /// through unchanged.
   ///
   /// ```swift
@@ -22,7 +22,7 @@ extension Promise {
 extension Future {
   /// Unwraps an optional value, or fails with `error` when it is `nil`.
   ///
-  /// Eager (contract E1.7): runs when the value arrives (now, if it already has).
+  /// Eager (contract 19.7): runs when the value arrives (now, if it already has).
   ///
   /// ```swift
   /// let first: Future<Artist, LookupError> = results.map(\.first).unwrap(orFail: .noResult)

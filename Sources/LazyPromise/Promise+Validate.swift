@@ -3,7 +3,7 @@
 extension Promise {
   /// Keeps the value if `predicate` holds for it, and otherwise fails with `error`.
   ///
-  /// A value stage (contract 12.1): the predicate runs once per run, on the thread that delivered the value, and
+  /// A value stage (contract 10.1): the predicate runs once per run, on the thread that delivered the value, and
   /// not at all when the chain has already failed or the run was cancelled. A failure it makes skips every later
   /// value stage, like any other failure.
   ///
@@ -25,7 +25,7 @@ extension Promise {
 extension Future {
   /// Keeps the value if `predicate` holds for it, and otherwise fails with `error`.
   ///
-  /// Eager (contract E1.7): the predicate runs once, when the value arrives (now, if it already has), on the
+  /// Eager (contract 19.7): the predicate runs once, when the value arrives (now, if it already has), on the
   /// thread that delivered it; an error passes through without running it.
   ///
   /// ```swift

@@ -5,9 +5,9 @@ import Dispatch
 extension Promise {
   /// Runs this promise and blocks the calling thread until its result arrives, or until `timeout` has passed.
   ///
-  /// For scripts, command-line tools and tests that are not `async` (contract 15). Each call is a new run. The
+  /// For scripts, command-line tools and tests that are not `async` (contract 13). Each call is a new run. The
   /// run starts on the calling thread, which then waits; a result that arrives in time is returned, typed. When
-  /// `timeout` passes first, the run is cancelled (its pending task's cancel handlers run, 8.2) and `nil` is
+  /// `timeout` passes first, the run is cancelled (its pending task's cancel handlers run, 7.2) and `nil` is
   /// returned. In `async` code, `await promise.result` is the non-blocking form.
   ///
   /// ```swift

@@ -9,10 +9,10 @@ import Testing
   import FoundationNetworking
 #endif
 
-/// Contract clause F4 (Docs/Contract/Foundation.md): cancelling a run cancels its request.
-@Suite("Contract F4 — cancelling a URLSession promise")
+/// Contract clause 29 (Docs/Contract.md): cancelling a run cancels its request.
+@Suite("Contract 29 — cancelling a URLSession promise")
 struct ContractFoundationCancellationTests {
-  @Test("F4.1 cancelling a run mid-flight cancels its request and calls no handler", .timeLimit(.minutes(1)))
+  @Test("29.1 cancelling a run mid-flight cancels its request and calls no handler", .timeLimit(.minutes(1)))
   func cancellingMidFlightCancelsTheRequest() async throws {
     let handlerCalls = Counter()
     try await LoopbackHTTPServer.serving({ _ in .stall }) { server in
@@ -27,7 +27,7 @@ struct ContractFoundationCancellationTests {
   }
 
   @Test(
-    "F4.2 100 mid-flight cancellations on one session neither deadlock nor break the session",
+    "29.2 100 mid-flight cancellations on one session neither deadlock nor break the session",
     .timeLimit(.minutes(1)))
   func repeatedCancellationDoesNotDeadlock() async throws {
     let handlerCalls = Counter()

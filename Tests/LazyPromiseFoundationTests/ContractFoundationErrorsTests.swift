@@ -8,11 +8,11 @@ import Testing
   import FoundationNetworking
 #endif
 
-/// Contract clauses F2 and F3 (Docs/Contract/Foundation.md): what a request delivers, and the one
+/// Contract clauses 27 and 28 (Docs/Contract.md): what a request delivers, and the one
 /// typed error for each way it can fail.
-@Suite("Contract F2–F3 — URLSession promise outcomes")
+@Suite("Contract 27–28 — URLSession promise outcomes")
 struct ContractFoundationErrorsTests {
-  @Test("F2.1 a 2xx answer delivers its body")
+  @Test("27.1 a 2xx answer delivers its body")
   func successDeliversTheBody() async throws {
     let json = #"{"resultCount":0,"results":[]}"#
     try await LoopbackHTTPServer.serving({ request in
@@ -23,7 +23,7 @@ struct ContractFoundationErrorsTests {
     }
   }
 
-  @Test("F3.1 a request that cannot be made fails invalidRequest, and nothing is sent")
+  @Test("28.1 a request that cannot be made fails invalidRequest, and nothing is sent")
   func invalidRequestsFailWithoutSending() async throws {
     let requests = Counter()
     try await LoopbackHTTPServer.serving({ _ in
@@ -50,7 +50,7 @@ struct ContractFoundationErrorsTests {
     }
   }
 
-  @Test("F3.2 a non-2xx status fails badStatus with the status and the body")
+  @Test("28.2 a non-2xx status fails badStatus with the status and the body")
   func nonSuccessStatusFailsWithStatusAndBody() async throws {
     try await LoopbackHTTPServer.serving({ request in
       request.target == "/missing"
@@ -64,13 +64,13 @@ struct ContractFoundationErrorsTests {
     }
   }
 
-  @Test("F3.3 a refused connection fails transportFailed(cannotConnectToHost)")
+  @Test("28.3 a refused connection fails transportFailed(cannotConnectToHost)")
   func refusedConnectionFailsCannotConnect() async throws {
     let closed = try ClosedPort()
     #expect(await result(of: get(closed.baseURL)) == .failure(.transportFailed(.cannotConnectToHost)))
   }
 
-  @Test("F3.4 a body cut off mid-way fails transportFailed(networkConnectionLost)")
+  @Test("28.4 a body cut off mid-way fails transportFailed(networkConnectionLost)")
   func cutOffBodyFailsConnectionLost() async throws {
     try await LoopbackHTTPServer.serving({ _ in
       .cutOff(status: 200, body: Array(#"{"resultCount":1,"res"#.utf8), declaredLength: 200)
@@ -79,14 +79,14 @@ struct ContractFoundationErrorsTests {
     }
   }
 
-  @Test("F3.5 no answer within the timeout fails timedOut", .timeLimit(.minutes(1)))
+  @Test("28.5 no answer within the timeout fails timedOut", .timeLimit(.minutes(1)))
   func stalledServerFailsTimedOut() async throws {
     try await LoopbackHTTPServer.serving({ _ in .stall }) { server in
       #expect(await result(of: get(server.baseURL, timeout: 0.5)) == .failure(.timedOut))
     }
   }
 
-  @Test("F3.5 a fractional timeout never times out early")
+  @Test("28.5 a fractional timeout never times out early")
   func fractionalTimeoutDoesNotTimeOutEarly() async throws {
     // swift-corelibs-foundation truncates 0.5 s to 0 s, which times out at once; the adapter rounds up.
     try await LoopbackHTTPServer.serving({ _ in .respond(status: 200, "{}") }) { server in
@@ -94,7 +94,7 @@ struct ContractFoundationErrorsTests {
     }
   }
 
-  @Test("F3.6 a data task cancelled from outside the promise fails cancelled", .timeLimit(.minutes(1)))
+  @Test("28.6 a data task cancelled from outside the promise fails cancelled", .timeLimit(.minutes(1)))
   func taskCancelledFromOutsideFailsCancelled() async throws {
     // Its own session, so that cancelling every task touches no other test's request.
     let session = URLSession(configuration: .ephemeral)

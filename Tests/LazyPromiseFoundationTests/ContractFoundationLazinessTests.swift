@@ -4,10 +4,10 @@ import LazyPromiseFoundation
 import LoopbackHTTPServer
 import Testing
 
-/// Contract clause F1 (Docs/Contract/Foundation.md): a URLSession promise is lazy.
-@Suite("Contract F1 — URLSession promises are lazy")
+/// Contract clause 26 (Docs/Contract.md): a URLSession promise is lazy.
+@Suite("Contract 26 — URLSession promises are lazy")
 struct ContractFoundationLazinessTests {
-  @Test("F1.1 making and chaining a URLSession promise sends nothing")
+  @Test("26.1 making and chaining a URLSession promise sends nothing")
   func makingAndChainingSendsNothing() async throws {
     let requests = Counter()
     try await LoopbackHTTPServer.serving({ _ in
@@ -23,7 +23,7 @@ struct ContractFoundationLazinessTests {
     }
   }
 
-  @Test("F1.2 each run sends a new request")
+  @Test("26.2 each run sends a new request")
   func eachRunSendsANewRequest() async throws {
     let requests = Counter()
     try await LoopbackHTTPServer.serving({ _ in .respond(status: 200, "\(requests.increment())") }) { server in

@@ -3,8 +3,8 @@ import LazyPromise
 import LazyPromiseFoundation
 import Testing
 
-/// Contract clause F5 (Docs/Contract/Foundation.md): decoding JSON with a typed error.
-@Suite("Contract F5 — decoding JSON")
+/// Contract clause 30 (Docs/Contract.md): decoding JSON with a typed error.
+@Suite("Contract 30 — decoding JSON")
 struct JSONDecodingTests {
   struct Response: Decodable, Equatable {
     var resultCount: Int
@@ -36,7 +36,7 @@ struct JSONDecodingTests {
     decodeJSON(Response.self, from: Data(json.utf8))
   }
 
-  @Test("F5.1 valid JSON decodes into the type")
+  @Test("30.1 valid JSON decodes into the type")
   func validJSONDecodes() {
     let json = #"{"resultCount":1,"results":[{"artistName":"Jack Johnson","artistId":909253}]}"#
     #expect(
@@ -44,14 +44,14 @@ struct JSONDecodingTests {
     )
   }
 
-  @Test("F5.2 bytes that are not JSON fail invalidJSON with the parser's reason")
+  @Test("30.2 bytes that are not JSON fail invalidJSON with the parser's reason")
   func malformedJSONFailsInvalidJSON() {
     #expect(
       decode(#"{"resultCount":1,"#) == .failure(.invalidJSON(reason: "Unexpected end of file during JSON parse.")))
     #expect(decode("") == .failure(.invalidJSON(reason: "Unexpected end of file during JSON parse.")))
   }
 
-  @Test("F5.3 a missing key, a null, a wrong type and a rejected value each name the path")
+  @Test("30.3 a missing key, a null, a wrong type and a rejected value each name the path")
   func shapeErrorsNameThePath() {
     #expect(decode(#"{"resultCount":0}"#) == .failure(.missingKey("results", path: "$")))
     #expect(
@@ -67,7 +67,7 @@ struct JSONDecodingTests {
         == .failure(.invalidValue(reason: "not positive", path: "$[1]")))
   }
 
-  @Test("F5.4 the stage form fits then, its error mapped into the chain's")
+  @Test("30.4 the stage form fits then, its error mapped into the chain's")
   func stageFormFitsThen() async {
     let body = Promise<Data, AppError>(value: Data(#"{"resultCount":0,"results":[]}"#.utf8))
     let decoded = body.then(decodeJSON(Response.self, mapError: AppError.decoding))

@@ -2,10 +2,10 @@ import Dispatch
 import LazyPromise
 import Testing
 
-/// Races in conversion and combinators (contract E2–E7). Run again under the thread sanitizer by CI.
-@Suite("Combinator concurrency — contract E2–E7")
+/// Races in conversion and combinators (contract 20–25). Run again under the thread sanitizer by CI.
+@Suite("Combinator concurrency — contract 20–25")
 struct CombinatorConcurrencyTests {
-  @Test("E2.3 1,000 concurrent runs of a shared promise run its work once and each deliver once")
+  @Test("20.3 1,000 concurrent runs of a shared promise run its work once and each deliver once")
   func concurrentRunsOfSharedPromise() async {
     for _ in 0..<20 {
       let works = Counter()
@@ -31,7 +31,7 @@ struct CombinatorConcurrencyTests {
     }
   }
 
-  @Test("E3 E4 E6 E7 inputs finishing on many threads deliver each combined run exactly once")
+  @Test("21, 22, 24, 25: inputs finishing on many threads deliver each combined run exactly once")
   func combinedRunsDeliverOnce() async {
     let runs = 2_000
     let delivered = Counter()
@@ -64,7 +64,7 @@ struct CombinatorConcurrencyTests {
     #expect(wrong.current == 0)
   }
 
-  @Test("E3 E6 a failure and a cancellation racing on other threads deliver at most once")
+  @Test("21, 24: a failure and a cancellation racing on other threads deliver at most once")
   func failureRacingCancellation() async {
     for _ in 0..<2_000 {
       let delivered = Counter()

@@ -3,8 +3,8 @@ import LazyPromise
 import Synchronization
 import Testing
 
-/// Contract E1.13: cancel racing completion. Run again under the thread sanitizer by CI (`--filter Concurrency`).
-@Suite("Future cancel concurrency — cancel racing completion, contract E1.13")
+/// Contract 19.13: cancel racing completion. Run again under the thread sanitizer by CI (`--filter Concurrency`).
+@Suite("Future cancel concurrency — cancel racing completion, contract 19.13")
 struct FutureCancelConcurrencyTests {
   static let iterations = 10_000
   static let maximumSkew = 4_000
@@ -48,7 +48,7 @@ struct FutureCancelConcurrencyTests {
     }
   }
 
-  @Test("E1.13 cancel racing resolve on two threads: one wins, each observer receives it exactly once")
+  @Test("19.13 cancel racing resolve on two threads: one wins, each observer receives it exactly once")
   func cancelRacingResolve() async {
     for iteration in 0..<Self.iterations {
       let outcome = await Self.raceResolveAgainstCancel(skew: Int.random(in: -Self.maximumSkew...Self.maximumSkew))
@@ -97,7 +97,7 @@ struct FutureCancelConcurrencyTests {
     }
   }
 
-  @Test("E1.13 cancelling a started future while its run completes on another thread: one outcome, once")
+  @Test("19.13 cancelling a started future while its run completes on another thread: one outcome, once")
   func cancelRacingAStartedRun() async {
     for iteration in 0..<2_000 {
       let skew = Int.random(in: -Self.maximumSkew...Self.maximumSkew)
@@ -136,7 +136,7 @@ struct FutureCancelConcurrencyTests {
     }
   }
 
-  @Test("E1.13 a cancel handler registered while another thread cancels runs exactly once; while it resolves, never")
+  @Test("19.13 a cancel handler registered while another thread cancels runs exactly once; while it resolves, never")
   func registrationRacingCancelAndResolve() async {
     for iteration in 0..<Self.iterations {
       let cancelling = iteration % 2 == 0

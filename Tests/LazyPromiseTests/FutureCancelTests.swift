@@ -1,12 +1,12 @@
 import LazyPromise
 import Testing
 
-/// Contract E1.10–E1.12: cancelling a `Future`.
-@Suite("Future cancel — contract E1.10–E1.12")
+/// Contract 19.10–19.12: cancelling a `Future`.
+@Suite("Future cancel — contract 19.10–19.12")
 struct FutureCancelTests {
   init() { DiagnosticsCollector.install() }
 
-  @Test("E1.10 cancelling a pending future fails every observer with .cancelled, exactly once")
+  @Test("19.10 cancelling a pending future fails every observer with .cancelled, exactly once")
   func cancellingFailsEveryObserverOnce() async {
     let (future, _) = Future<Int, LookupError>.makePending()
     await confirmation(expectedCount: 2) { observed in
@@ -25,7 +25,7 @@ struct FutureCancelTests {
     }
   }
 
-  @Test("E1.10 cancelling the future of start() cancels its run: the task's cancel handler runs once")
+  @Test("19.10 cancelling the future of start() cancels its run: the task's cancel handler runs once")
   func cancellingAStartedFutureCancelsItsRun() {
     let task = ManualTask<Int, LookupError>()
     let future = task.promise.map { $0 + 1 }.start()
@@ -38,7 +38,7 @@ struct FutureCancelTests {
     #expect(task.cancels.current == 1)
   }
 
-  @Test("E1.10 a task's cancel handlers run once, in order, on cancel; a late completion is not reported")
+  @Test("19.10 a task's cancel handlers run once, in order, on cancel; a late completion is not reported")
   func cancellableTaskHandlersRunOnce() {
     let order = Recorder<Int>()
     let completions = Recorder<Future<Int, LookupError>.Completion>()
@@ -58,7 +58,7 @@ struct FutureCancelTests {
     #endif
   }
 
-  @Test("E1.10 the work stops first, then the observers run, on the cancelling thread before cancel returns")
+  @Test("19.10 the work stops first, then the observers run, on the cancelling thread before cancel returns")
   func workStopsBeforeObserversRun() {
     let order = Recorder<String>()
     let (future, resolver) = Future<Int, LookupError>.makePending()
@@ -68,7 +68,7 @@ struct FutureCancelTests {
     #expect(order.all == ["handler", "observer"])
   }
 
-  @Test("E1.10 runs of future.promise waiting for a cancelled future receive .cancelled")
+  @Test("19.10 runs of future.promise waiting for a cancelled future receive .cancelled")
   func viewRunsReceiveTheCancel() {
     let (future, _) = Future<Int, LookupError>.makePending()
     let waiting = Outcome(future.promise.map { $0 + 1 })
@@ -77,7 +77,7 @@ struct FutureCancelTests {
     #expect(Outcome(future.promise).result == .failure(.cancelled))
   }
 
-  @Test("E1.10 a resolver's handler registered after the cancel runs at once")
+  @Test("19.10 a resolver's handler registered after the cancel runs at once")
   func handlerAfterCancelRunsAtOnce() {
     let (future, resolver) = Future<Int, LookupError>.makePending()
     future.cancel()
@@ -86,7 +86,7 @@ struct FutureCancelTests {
     #expect(runs.current == 1)
   }
 
-  @Test("E1.10 a future failing with any Error is cancelled with a CancellationError")
+  @Test("19.10 a future failing with any Error is cancelled with a CancellationError")
   func anyErrorFutureIsCancelledWithCancellationError() {
     let (future, _) = Future<Int, any Error>.makePending()
     future.cancel()
@@ -97,14 +97,14 @@ struct FutureCancelTests {
     #expect(error is CancellationError)
   }
 
-  @Test("E1.10 awaiting a cancelled future throws .cancelled")
+  @Test("19.10 awaiting a cancelled future throws .cancelled")
   func awaitingACancelledFutureThrows() async {
     let (future, _) = Future<Int, LookupError>.makePending()
     future.cancel()
     await #expect(throws: LookupError.cancelled) { try await future.value }
   }
 
-  @Test("E1.11 cancelling a completed future does nothing; its cancel handlers never run")
+  @Test("19.11 cancelling a completed future does nothing; its cancel handlers never run")
   func cancellingACompletedFutureDoesNothing() {
     let runs = Counter()
     let future = Future<Int, LookupError> { completion, onCancel in
@@ -128,7 +128,7 @@ struct FutureCancelTests {
     #expect(started.result == .success(6))
   }
 
-  @Test("E1.11 cancelling twice delivers once and stops the work once")
+  @Test("19.11 cancelling twice delivers once and stops the work once")
   func cancellingTwiceIsANoOp() async {
     let task = ManualTask<Int, LookupError>()
     let future = task.promise.start()
@@ -140,7 +140,7 @@ struct FutureCancelTests {
     #expect(task.cancels.current == 1)
   }
 
-  @Test("E1.12 futures chained from a cancelled future receive .cancelled as a failure")
+  @Test("19.12 futures chained from a cancelled future receive .cancelled as a failure")
   func derivedFuturesReceiveTheFailure() {
     let (root, _) = Future<Int, LookupError>.makePending()
     let mapped = root.map { $0 + 1 }
@@ -156,7 +156,7 @@ struct FutureCancelTests {
     #expect(root.map { $0 }.result == .failure(.cancelled), "a stage chained afterwards too")
   }
 
-  @Test("E1.12 cancelling a chained future completes only it: its function never runs, its source goes on")
+  @Test("19.12 cancelling a chained future completes only it: its function never runs, its source goes on")
   func cancellingADerivedFutureLeavesItsSource() {
     let (root, resolver) = Future<Int, LookupError>.makePending()
     let calls = Counter()
@@ -175,7 +175,7 @@ struct FutureCancelTests {
     #expect(!root.isCancelled)
   }
 
-  @Test("E1.12 cancelling the root of a 1,000,000-stage pending chain reaches its end, on a 512 KiB thread")
+  @Test("19.12 cancelling the root of a 1,000,000-stage pending chain reaches its end, on a 512 KiB thread")
   func cancellingALongChainIsStackSafe() async {
     let reached = Counter()
     await onThread(stackSize: 512 * 1024) {

@@ -2,10 +2,10 @@ import Dispatch
 import LazyPromise
 import Testing
 
-/// Contract clause 11.6: awaiting a future. Run again under the thread sanitizer by CI (`--filter Concurrency`).
-@Suite("Future concurrency — awaiting a future, contract 11.6")
+/// Contract clause 9.6: awaiting a future. Run again under the thread sanitizer by CI (`--filter Concurrency`).
+@Suite("Future concurrency — awaiting a future, contract 9.6")
 struct FutureConcurrencyTests {
-  @Test("11.6 awaiting a completed future gives its value, or throws its typed error")
+  @Test("9.6 awaiting a completed future gives its value, or throws its typed error")
   func awaitingACompletedFuture() async throws {
     #expect(try await Future<Int, TestError>(value: 4).value == 4)
     do throws(TestError) {
@@ -17,14 +17,14 @@ struct FutureConcurrencyTests {
     #expect(await Future<Int, Never>(value: 5).value == 5)
   }
 
-  @Test("11.6 awaiting a pending future waits until another thread completes it")
+  @Test("9.6 awaiting a pending future waits until another thread completes it")
   func awaitingAPendingFuture() async throws {
     let (future, resolver) = Future<Int, TestError>.makePending()
     DispatchQueue.global().async { resolver.resolve(6) }
     #expect(try await future.value == 6)
   }
 
-  @Test("11.6 cancelling the awaiting task ends the await with .cancelled; the future goes on for others")
+  @Test("9.6 cancelling the awaiting task ends the await with .cancelled; the future goes on for others")
   func cancellingEndsTheAwaitButNotTheFuture() async throws {
     let (future, resolver) = Future<Int, LookupError>.makePending()
     let awaiting = Task { () async throws(LookupError) -> Int in try await future.value }
@@ -35,7 +35,7 @@ struct FutureConcurrencyTests {
     #expect(try await future.value == 7)
   }
 
-  @Test("11.6 a future failing with any Error ends a cancelled await with a CancellationError")
+  @Test("9.6 a future failing with any Error ends a cancelled await with a CancellationError")
   func anyErrorFutureEndsWithCancellationError() async {
     let (future, resolver) = Future<Int, any Error>.makePending()
     let awaiting = Task { try await future.value }
@@ -44,7 +44,7 @@ struct FutureConcurrencyTests {
     resolver.resolve(1)
   }
 
-  @Test("11.6 for other error types a cancelled await waits for the future's result")
+  @Test("9.6 for other error types a cancelled await waits for the future's result")
   func otherErrorTypesWaitForTheResult() async throws {
     let (future, resolver) = Future<Int, TestError>.makePending()
     let started = Signal()

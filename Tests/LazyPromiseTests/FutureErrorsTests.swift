@@ -1,14 +1,14 @@
 import LazyPromise
 import Testing
 
-/// Contract E1.7 (error side): `mapError`, `flatMapError`, `recover`, `ensure`, `always`, `setFailureType`.
-@Suite("Future errors — contract E1.7")
+/// Contract 19.7 (error side): `mapError`, `flatMapError`, `recover`, `ensure`, `always`, `setFailureType`.
+@Suite("Future errors — contract 19.7")
 struct FutureErrorsTests {
   enum OtherError: Error, Equatable {
     case wrapped(TestError)
   }
 
-  @Test("E1.7 mapError transforms the error and lets a value pass")
+  @Test("19.7 mapError transforms the error and lets a value pass")
   func mapErrorTransformsTheError() {
     let (future, resolver) = Future<Int, TestError>.makePending()
     let mapped = future.mapError { OtherError.wrapped($0) }
@@ -17,7 +17,7 @@ struct FutureErrorsTests {
     #expect(Future<Int, TestError>(value: 1).mapError { OtherError.wrapped($0) }.result == .success(1))
   }
 
-  @Test("E1.7 flatMapError continues with the fallback future")
+  @Test("19.7 flatMapError continues with the fallback future")
   func flatMapErrorContinuesWithTheFallback() {
     let (future, resolver) = Future<Int, TestError>.makePending()
     let (fallback, fallbackResolver) = Future<Int, OtherError>.makePending()
@@ -29,7 +29,7 @@ struct FutureErrorsTests {
     #expect(Future<Int, TestError>(error: .first).flatMapError { _ in fallback }.result == .success(42))
   }
 
-  @Test("E1.7 recover replaces the error with a value; a value skips it")
+  @Test("19.7 recover replaces the error with a value; a value skips it")
   func recoverReplacesTheError() {
     let ran = Counter()
     let recovered = Future<Int, TestError>(error: .first).recover { _ in -1 }
@@ -42,7 +42,7 @@ struct FutureErrorsTests {
     #expect(ran.current == 0)
   }
 
-  @Test("E1.7 ensure and always run once on either outcome and pass the result on")
+  @Test("19.7 ensure and always run once on either outcome and pass the result on")
   func ensureAndAlwaysRunOnBothOutcomes() {
     let (success, successResolver) = Future<Int, TestError>.makePending()
     let (failure, failureResolver) = Future<Int, TestError>.makePending()
@@ -59,7 +59,7 @@ struct FutureErrorsTests {
     #expect(second.result == .failure(.first))
   }
 
-  @Test("E1.7 ensure on a completed future runs at once")
+  @Test("19.7 ensure on a completed future runs at once")
   func ensureOnCompletedFutureRunsAtOnce() {
     let ran = Counter()
     let future = Future<Int, TestError>(value: 3).ensure { ran.increment() }
@@ -67,7 +67,7 @@ struct FutureErrorsTests {
     #expect(future.result == .success(3))
   }
 
-  @Test("E1.7 setFailureType lets a future that cannot fail chain with one that can")
+  @Test("19.7 setFailureType lets a future that cannot fail chain with one that can")
   func setFailureTypeChains() {
     let (future, resolver) = Future<Int, Never>.makePending()
     let typed: Future<Int, TestError> = future.setFailureType(to: TestError.self)
@@ -76,7 +76,7 @@ struct FutureErrorsTests {
     #expect(typed.result == .success(2))
   }
 
-  @Test("E1.7 a pending error stage waits for its input")
+  @Test("19.7 a pending error stage waits for its input")
   func pendingErrorStageWaits() {
     let (future, resolver) = Future<Int, TestError>.makePending()
     let recovered = future.recover { _ in 0 }.map { $0 + 1 }

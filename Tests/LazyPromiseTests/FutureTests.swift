@@ -2,12 +2,12 @@ import Dispatch
 import LazyPromise
 import Testing
 
-/// Contract E1: the eager `Future` — creation, completion, observers.
-@Suite("Future — contract E1")
+/// Contract 19: the eager `Future` — creation, completion, observers.
+@Suite("Future — contract 19")
 struct FutureTests {
   init() { DiagnosticsCollector.install() }
 
-  @Test("E1.1 a future's task starts at once, exactly once")
+  @Test("19.1 a future's task starts at once, exactly once")
   func taskStartsAtOnceExactlyOnce() {
     let starts = Counter()
     let future = Future<Int, TestError> { completion in
@@ -22,7 +22,7 @@ struct FutureTests {
     #expect(future.result == .success(1))
   }
 
-  @Test("E1.1 a task may complete later, from another thread")
+  @Test("19.1 a task may complete later, from another thread")
   func taskCompletesLater() async {
     let future = Future<Int, TestError> { completion in
       DispatchQueue.global().async { completion(.success(7)) }
@@ -30,7 +30,7 @@ struct FutureTests {
     #expect(await value(of: future) == .success(7))
   }
 
-  @Test("E1.2 the first completion is kept; later ones are ignored and reported with the creation site")
+  @Test("19.2 the first completion is kept; later ones are ignored and reported with the creation site")
   func secondCompletionIsIgnoredAndReported() {
     let (future, resolver) = Future<Int, TestError>.makePending()
     let madeAt = site(#fileID, #line - 1)
@@ -48,7 +48,7 @@ struct FutureTests {
     #endif
   }
 
-  @Test("E1.2 a task that completes twice keeps the first result and is reported")
+  @Test("19.2 a task that completes twice keeps the first result and is reported")
   func taskCompletingTwiceIsReported() {
     let future = Future<Int, TestError> { completion in
       completion(.failure(.first))
@@ -61,7 +61,7 @@ struct FutureTests {
     #endif
   }
 
-  @Test("E1.3 an observer registered while pending runs when the future completes, before resolve returns")
+  @Test("19.3 an observer registered while pending runs when the future completes, before resolve returns")
   func pendingObserverRunsOnCompletion() async {
     let (future, resolver) = Future<String, TestError>.makePending()
     await confirmation(expectedCount: 1) { observed in
@@ -74,7 +74,7 @@ struct FutureTests {
     }
   }
 
-  @Test("E1.3 an observer registered after completion runs at once")
+  @Test("19.3 an observer registered after completion runs at once")
   func lateObserverRunsAtOnce() async {
     let future = Future<Int, TestError>(error: .second)
     await confirmation(expectedCount: 1) { observed in
@@ -85,7 +85,7 @@ struct FutureTests {
     }
   }
 
-  @Test("E1.3 pending observers run on the thread that completes the future")
+  @Test("19.3 pending observers run on the thread that completes the future")
   func observersRunOnTheCompletingThread() async {
     let key = DispatchSpecificKey<String>()
     let queue = DispatchQueue(label: "completing")
@@ -102,7 +102,7 @@ struct FutureTests {
     #expect(seen.all == ["completing"])
   }
 
-  @Test("E1.3 a completed future keeps its result for every later reader")
+  @Test("19.3 a completed future keeps its result for every later reader")
   func completedFutureKeepsItsResult() {
     let (future, resolver) = Future<[Int], TestError>.makePending()
     #expect(future.result == nil)
@@ -113,7 +113,7 @@ struct FutureTests {
     #expect(Future<Int, TestError>(result: .failure(.first)).result == .failure(.first))
   }
 
-  @Test("E1.4 one thread's observers run in registration order")
+  @Test("19.4 one thread's observers run in registration order")
   func observersRunInRegistrationOrder() {
     let (future, resolver) = Future<Int, TestError>.makePending()
     let order = Recorder<Int>()
@@ -124,7 +124,7 @@ struct FutureTests {
     #expect(order.all == Array(0..<100))
   }
 
-  @Test("E1.4 stages and observers of one future run in registration order")
+  @Test("19.4 stages and observers of one future run in registration order")
   func stagesAndObserversRunInRegistrationOrder() {
     let (future, resolver) = Future<Int, TestError>.makePending()
     let order = Recorder<String>()
@@ -136,7 +136,7 @@ struct FutureTests {
     #expect(order.all == ["first observer", "map", "second observer", "ensure"])
   }
 
-  @Test("E1.5 an observer may observe, complete and read the future that calls it")
+  @Test("19.5 an observer may observe, complete and read the future that calls it")
   func observerMayReenterItsFuture() async {
     let (future, resolver) = Future<Int, TestError>.makePending()
     let log = Recorder<String>()
@@ -152,7 +152,7 @@ struct FutureTests {
     #expect(future.result == .success(1))
   }
 
-  @Test("E1.5 an observer may complete another future whose observers complete this one's chain")
+  @Test("19.5 an observer may complete another future whose observers complete this one's chain")
   func observersMayCompleteOtherFutures() {
     let (first, firstResolver) = Future<Int, TestError>.makePending()
     let (second, secondResolver) = Future<Int, TestError>.makePending()
@@ -168,7 +168,7 @@ struct FutureTests {
     #expect(log.all == [2])
   }
 
-  @Test("E1.6 observers are released once they have run")
+  @Test("19.6 observers are released once they have run")
   func observersAreReleasedAfterRunning() {
     let (future, resolver) = Future<Int, TestError>.makePending()
     weak var weakToken: Token?
@@ -184,7 +184,7 @@ struct FutureTests {
     #expect(future.result == .success(1))
   }
 
-  @Test("E1.6 an observer of a completed future is not retained")
+  @Test("19.6 an observer of a completed future is not retained")
   func lateObserverIsNotRetained() {
     let future = Future<Int, TestError>(value: 1)
     weak var weakToken: Token?
@@ -196,7 +196,7 @@ struct FutureTests {
     #expect(weakToken == nil)
   }
 
-  @Test("E1.6 dropping a pending future releases its observers without running them")
+  @Test("19.6 dropping a pending future releases its observers without running them")
   func droppedPendingFutureReleasesObservers() {
     weak var weakToken: Token?
     do {

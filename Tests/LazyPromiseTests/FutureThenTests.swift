@@ -2,13 +2,13 @@ import Dispatch
 import LazyPromise
 import Testing
 
-/// Contract E1.7 (value side) and E1.8: eager stages and stack safety.
-@Suite("Future then — contract E1.7, E1.8", .serialized)
+/// Contract 19.7 (value side) and 19.8: eager stages and stack safety.
+@Suite("Future then — contract 19.7, 19.8", .serialized)
 struct FutureThenTests {
   static let stages = 1_000_000
   static let smallStack = 512 * 1024
 
-  @Test("E1.7 each then overload transforms the value once the future completes")
+  @Test("19.7 each then overload transforms the value once the future completes")
   func thenOverloadsTransformTheValue() {
     let (future, resolver) = Future<Int, TestError>.makePending()
     let mapped = future.then { $0 + 1 }
@@ -27,7 +27,7 @@ struct FutureThenTests {
     #expect(viaAttemptMap.result == .success(12))
   }
 
-  @Test("E1.7 then picks the overload for each closure shape: function references, one-line and multi-line closures")
+  @Test("19.7 then picks the overload for each closure shape: function references, one-line and multi-line closures")
   func thenAcceptsEachClosureShape() {
     @Sendable func double(_ value: Int) -> Int { value * 2 }
     @Sendable func parse(_ value: Int) -> Result<String, TestError> {
@@ -62,7 +62,7 @@ struct FutureThenTests {
     #expect(start.then(\.description).result == .success("2"))
   }
 
-  @Test("E1.7 stages on a completed future run at once, on the calling thread")
+  @Test("19.7 stages on a completed future run at once, on the calling thread")
   func stagesOnCompletedFutureRunAtOnce() {
     let ran = Counter()
     let future = Future<Int, TestError>(value: 1)
@@ -75,7 +75,7 @@ struct FutureThenTests {
     #expect(future.flatMap { Future<Int, TestError>(value: $0 + 5) }.result == .success(6))
   }
 
-  @Test("E1.7 a stage runs once, whether its future is observed by none or by many")
+  @Test("19.7 a stage runs once, whether its future is observed by none or by many")
   func stageRunsOnceWhateverTheObservers() {
     let (future, resolver) = Future<Int, TestError>.makePending()
     let unobservedRuns = Counter()
@@ -93,7 +93,7 @@ struct FutureThenTests {
     #expect(observedRuns.current == 1)
   }
 
-  @Test("E1.7 a failure skips the value stages and arrives typed")
+  @Test("19.7 a failure skips the value stages and arrives typed")
   func failureSkipsValueStages() {
     let (future, resolver) = Future<Int, TestError>.makePending()
     let ran = Counter()
@@ -116,7 +116,7 @@ struct FutureThenTests {
     #expect(ran.current == 0)
   }
 
-  @Test("E1.7 a failing Result stage fails the rest of the chain")
+  @Test("19.7 a failing Result stage fails the rest of the chain")
   func failingResultStageFailsTheRest() {
     let future = Future<Int, TestError>(value: 1)
       .then { _ -> Result<Int, TestError> in .failure(.code(7)) }
@@ -124,7 +124,7 @@ struct FutureThenTests {
     #expect(future.result == .failure(.code(7)))
   }
 
-  @Test("E1.7 flatMap completes with the inner future's result when it arrives")
+  @Test("19.7 flatMap completes with the inner future's result when it arrives")
   func flatMapWaitsForTheInnerFuture() {
     let (outer, outerResolver) = Future<Int, TestError>.makePending()
     let (inner, innerResolver) = Future<String, TestError>.makePending()
@@ -135,7 +135,7 @@ struct FutureThenTests {
     #expect(chain.result == .success("LATE"))
   }
 
-  @Test("E1.7 flatMap passes on the inner future's failure")
+  @Test("19.7 flatMap passes on the inner future's failure")
   func flatMapPassesTheInnerFailure() {
     let (outer, outerResolver) = Future<Int, TestError>.makePending()
     let chain = outer.flatMap { _ in Future<Int, TestError>(error: .first) }.map { $0 + 1 }
@@ -143,7 +143,7 @@ struct FutureThenTests {
     #expect(chain.result == .failure(.first))
   }
 
-  @Test("E1.7 stages run on the thread that completes their input")
+  @Test("19.7 stages run on the thread that completes their input")
   func stagesRunOnTheCompletingThread() async {
     let key = DispatchSpecificKey<String>()
     let queue = DispatchQueue(label: "completing")
@@ -172,13 +172,13 @@ struct FutureThenTests {
     return last.result
   }
 
-  @Test("E1.8 resolving the root of a 1,000,000-stage pending chain delivers, on the main thread")
+  @Test("19.8 resolving the root of a 1,000,000-stage pending chain delivers, on the main thread")
   @MainActor
   func millionStageChainResolvesOnMainThread() {
     #expect(Self.resolveLongChain() == .success(Self.stages))
   }
 
-  @Test("E1.8 resolving the root of a 1,000,000-stage pending chain delivers, on a 512 KiB thread")
+  @Test("19.8 resolving the root of a 1,000,000-stage pending chain delivers, on a 512 KiB thread")
   func millionStageChainResolvesOnSmallStack() async {
     let delivered = Recorder<Result<Int, TestError>?>()
     await onThread(stackSize: Self.smallStack) {
@@ -187,7 +187,7 @@ struct FutureThenTests {
     #expect(delivered.all == [.success(Self.stages)])
   }
 
-  @Test("E1.8 a 1,000,000-stage chain of flatMaps and error stages resolves, on a 512 KiB thread")
+  @Test("19.8 a 1,000,000-stage chain of flatMaps and error stages resolves, on a 512 KiB thread")
   func millionStageMixedChainResolvesOnSmallStack() async {
     let delivered = Recorder<Result<Int, TestError>?>()
     await onThread(stackSize: Self.smallStack) {
@@ -207,7 +207,7 @@ struct FutureThenTests {
     #expect(delivered.all == [.success(Self.stages / 4 * 3)])
   }
 
-  @Test("E1.8 a 1,000,000-stage pending chain is dropped unresolved, on a 512 KiB thread")
+  @Test("19.8 a 1,000,000-stage pending chain is dropped unresolved, on a 512 KiB thread")
   func millionStageChainDropsOnSmallStack() async {
     let finished = Counter()
     await onThread(stackSize: Self.smallStack) {
@@ -222,7 +222,7 @@ struct FutureThenTests {
     Future(value: n).then { n in n == 0 ? Future(value: 0) : countDown(n - 1) }
   }
 
-  @Test("E1.8 a recursive loop of 1,000,000 iterations over completed futures completes, on a 512 KiB thread")
+  @Test("19.8 a recursive loop of 1,000,000 iterations over completed futures completes, on a 512 KiB thread")
   func millionIterationLoopOnSmallStack() async {
     let delivered = Recorder<Result<Int, TestError>?>()
     await onThread(stackSize: Self.smallStack) {
@@ -231,7 +231,7 @@ struct FutureThenTests {
     #expect(delivered.all == [.success(0)])
   }
 
-  @Test("E1.8 observers that resolve the next future, 100,000 deep, stay stack-safe on a 512 KiB thread")
+  @Test("19.8 observers that resolve the next future, 100,000 deep, stay stack-safe on a 512 KiB thread")
   func nestedResolversStaySafeOnSmallStack() async {
     let delivered = Recorder<Result<Int, TestError>?>()
     await onThread(stackSize: Self.smallStack) {

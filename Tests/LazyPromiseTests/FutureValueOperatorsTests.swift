@@ -1,10 +1,10 @@
 import LazyPromise
 import Testing
 
-/// Contract E1.7 for the value operators of `Future`: `validate`, `unwrap(orFail:)`, `tap`, `asVoid`, `flatten`.
-@Suite("Future value operators — contract E1.7")
+/// Contract 19.7 for the value operators of `Future`: `validate`, `unwrap(orFail:)`, `tap`, `asVoid`, `flatten`.
+@Suite("Future value operators — contract 19.7")
 struct FutureValueOperatorsTests {
-  @Test("E1.7 validate keeps an accepted value, fails a rejected one and lets an error pass")
+  @Test("19.7 validate keeps an accepted value, fails a rejected one and lets an error pass")
   func validateKeepsOrFails() {
     let (future, resolver) = Future<Int, TestError>.makePending()
     let checks = Counter()
@@ -21,13 +21,13 @@ struct FutureValueOperatorsTests {
     #expect(Future<Int, TestError>(error: .second).validate({ $0 > 0 }, else: .first).result == .failure(.second))
   }
 
-  @Test("E1.7 unwrap(orFail:) unwraps a value and fails on nil")
+  @Test("19.7 unwrap(orFail:) unwraps a value and fails on nil")
   func unwrapUnwrapsOrFails() {
     #expect(Future<Int?, TestError>(value: 1).unwrap(orFail: .first).result == .success(1))
     #expect(Future<Int?, TestError>(value: nil).unwrap(orFail: .first).result == .failure(.first))
   }
 
-  @Test("E1.7 tap runs once with the value, eagerly; a failure skips it")
+  @Test("19.7 tap runs once with the value, eagerly; a failure skips it")
   func tapRunsOnceWithTheValue() {
     let seen = Recorder<Int>()
     let (future, resolver) = Future<Int, TestError>.makePending()
@@ -40,7 +40,7 @@ struct FutureValueOperatorsTests {
     #expect(seen.all == [9])
   }
 
-  @Test("E1.7 asVoid drops the value and keeps the error")
+  @Test("19.7 asVoid drops the value and keeps the error")
   func asVoidDropsTheValue() {
     guard case .success? = Future<Int, TestError>(value: 1).asVoid().result else {
       Issue.record("expected a success")
@@ -52,7 +52,7 @@ struct FutureValueOperatorsTests {
     }
   }
 
-  @Test("E1.7 flatten completes with the inner future's result")
+  @Test("19.7 flatten completes with the inner future's result")
   func flattenCompletesWithTheInnerResult() {
     let (inner, innerResolver) = Future<Int, TestError>.makePending()
     let flat: Future<Int, TestError> = Future<Future<Int, TestError>, TestError>(value: inner).flatten()

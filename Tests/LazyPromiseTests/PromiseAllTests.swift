@@ -1,10 +1,10 @@
 import LazyPromise
 import Testing
 
-/// Contract E4 (`all`) and E5 (`allSettled`).
-@Suite("Promise all — contract E4, E5")
+/// Contract 22 (`all`) and 23 (`allSettled`).
+@Suite("Promise all — contract 22, 23")
 struct PromiseAllTests {
-  @Test("E4.1 nothing starts before the combined promise runs; each run starts the inputs again, in order")
+  @Test("22.1 nothing starts before the combined promise runs; each run starts the inputs again, in order")
   func nothingStartsBeforeRun() {
     let order = Recorder<Int>()
     let inputs = (0..<3).map { index in
@@ -20,7 +20,7 @@ struct PromiseAllTests {
     #expect(order.all == [0, 1, 2, 0, 1, 2])
   }
 
-  @Test("E4.2 values arrive in input order, whatever order the inputs finish in")
+  @Test("22.2 values arrive in input order, whatever order the inputs finish in")
   func valuesArriveInInputOrder() {
     let gates = (0..<4).map { _ in Gate<Int>() }
     let outcome = Outcome(Promise.all(gates.map(\.promise)))
@@ -30,12 +30,12 @@ struct PromiseAllTests {
     #expect(outcome.result == .success([0, 10, 20, 30]))
   }
 
-  @Test("E4.2 asynchronous inputs finishing on other threads arrive in input order")
+  @Test("22.2 asynchronous inputs finishing on other threads arrive in input order")
   func asynchronousInputsArriveInOrder() async {
     #expect(await result(of: Promise.all((0..<50).map { later($0) })) == .success(Array(0..<50)))
   }
 
-  @Test("E4.3 the first failure is delivered at once; running inputs are cancelled, the rest never start")
+  @Test("22.3 the first failure is delivered at once; running inputs are cancelled, the rest never start")
   func firstFailureFailsFast() {
     let gates = (0..<5).map { _ in Gate<Int>() }
     let outcome = Outcome(Promise.all(gates.map(\.promise), maxConcurrent: 3))
@@ -48,13 +48,13 @@ struct PromiseAllTests {
     #expect(gates[4].starts.current == 0)
   }
 
-  @Test("E4.4 no inputs: a run succeeds with [] at once")
+  @Test("22.4 no inputs: a run succeeds with [] at once")
   func noInputsSucceedAtOnce() {
     #expect(Outcome(Promise<Int, TestError>.all([])).result == .success([]))
     #expect(Outcome(Promise<Int, TestError>.all([], maxConcurrent: 2)).result == .success([]))
   }
 
-  @Test("E4.5 maxConcurrent bounds the inputs running at once; the next starts as one succeeds")
+  @Test("22.5 maxConcurrent bounds the inputs running at once; the next starts as one succeeds")
   func maxConcurrentBoundsTheRunningInputs() {
     let gates = (0..<6).map { _ in Gate<Int>() }
     let outcome = Outcome(Promise.all(gates.map(\.promise), maxConcurrent: 2))
@@ -68,7 +68,7 @@ struct PromiseAllTests {
     #expect(outcome.result == .success([0, 1, 2, 3, 4, 5]))
   }
 
-  @Test("E4.5 maxConcurrent below 1 counts as 1", arguments: [0, -3])
+  @Test("22.5 maxConcurrent below 1 counts as 1", arguments: [0, -3])
   func maxConcurrentBelowOneCountsAsOne(limit: Int) {
     let gates = (0..<3).map { _ in Gate<Int>() }
     let outcome = Outcome(Promise.all(gates.map(\.promise), maxConcurrent: limit))
@@ -77,7 +77,7 @@ struct PromiseAllTests {
     #expect(outcome.result == .success([0, 1, 2]))
   }
 
-  @Test("E4.6 100,000 synchronous inputs run in constant stack on a 512 KiB thread", arguments: [nil, 1, 7])
+  @Test("22.6 100,000 synchronous inputs run in constant stack on a 512 KiB thread", arguments: [nil, 1, 7])
   func manySynchronousInputsAreStackSafe(limit: Int?) async {
     let delivered = Recorder<Int>()
     await onThread(stackSize: 512 * 1024) {
@@ -87,7 +87,7 @@ struct PromiseAllTests {
     #expect(delivered.all == [100_000])
   }
 
-  @Test("E4.7 cancelling the combined run cancels the running inputs; the rest never start")
+  @Test("22.7 cancelling the combined run cancels the running inputs; the rest never start")
   func cancellingCancelsTheRunningInputs() {
     let gates = (0..<4).map { _ in Gate<Int>() }
     let outcome = Outcome(Promise.all(gates.map(\.promise), maxConcurrent: 2))
@@ -98,7 +98,7 @@ struct PromiseAllTests {
     #expect(outcome.result == nil)
   }
 
-  @Test("E5.1 allSettled delivers every result in input order and cannot fail")
+  @Test("23.1 allSettled delivers every result in input order and cannot fail")
   func allSettledDeliversEveryResult() {
     let gates = (0..<3).map { _ in Gate<Int>() }
     let outcome = Outcome(Promise.allSettled(gates.map(\.promise)))
@@ -110,7 +110,7 @@ struct PromiseAllTests {
     #expect(gates.map(\.cancels.current) == [0, 0, 0])
   }
 
-  @Test("E5.1 allSettled honours maxConcurrent")
+  @Test("23.1 allSettled honours maxConcurrent")
   func allSettledHonoursMaxConcurrent() {
     let gates = (0..<3).map { _ in Gate<Int>() }
     let outcome = Outcome(Promise.allSettled(gates.map(\.promise), maxConcurrent: 1))
@@ -122,7 +122,7 @@ struct PromiseAllTests {
     #expect(outcome.result == .success([.failure(.second), .success(1), .success(2)]))
   }
 
-  @Test("E5.2 allSettled of no inputs succeeds with [] at once")
+  @Test("23.2 allSettled of no inputs succeeds with [] at once")
   func allSettledOfNothing() {
     #expect(Outcome(Promise<Int, TestError>.allSettled([])).result == .success([]))
   }

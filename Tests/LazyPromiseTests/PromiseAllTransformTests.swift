@@ -1,10 +1,10 @@
 import LazyPromise
 import Testing
 
-/// Contract 14 (`Promise.all(_:maxConcurrent:_:)`: a collection mapped through asynchronous work).
-@Suite("Promise all with a transform — contract 14")
+/// Contract 12 (`Promise.all(_:maxConcurrent:_:)`: a collection mapped through asynchronous work).
+@Suite("Promise all with a transform — contract 12")
 struct PromiseAllTransformTests {
-  @Test("14.1 nothing runs, not even the transform, before the combined promise runs; each run maps again")
+  @Test("12.1 nothing runs, not even the transform, before the combined promise runs; each run maps again")
   func nothingRunsBeforeRun() {
     let transforms = Recorder<Int>()
     let doubled = Promise.all([1, 2, 3]) { input in
@@ -17,13 +17,13 @@ struct PromiseAllTransformTests {
     #expect(transforms.all == [1, 2, 3, 1, 2, 3])
   }
 
-  @Test("14.2 values arrive in input order, whatever order the work finishes in")
+  @Test("12.2 values arrive in input order, whatever order the work finishes in")
   func valuesArriveInInputOrder() async {
     let squares = Promise.all(Array(0..<30)) { later($0 * $0) }
     #expect(await result(of: squares) == .success((0..<30).map { $0 * $0 }))
   }
 
-  @Test("14.3 maxConcurrent bounds the transforms in flight; the next starts as one succeeds")
+  @Test("12.3 maxConcurrent bounds the transforms in flight; the next starts as one succeeds")
   func maxConcurrentBoundsTheTransforms() {
     let gates = (0..<4).map { _ in Gate<Int>() }
     let transforms = Counter()
@@ -41,7 +41,7 @@ struct PromiseAllTransformTests {
     #expect(outcome.result == .success([0, 1, 2, 3]))
   }
 
-  @Test("14.4 the first failure is delivered at once; running inputs are cancelled, the rest never transformed")
+  @Test("12.4 the first failure is delivered at once; running inputs are cancelled, the rest never transformed")
   func firstFailureStopsTheRest() {
     let gates = (0..<4).map { _ in Gate<Int>() }
     let transforms = Counter()
@@ -56,13 +56,13 @@ struct PromiseAllTransformTests {
     #expect(transforms.current == 2)
   }
 
-  @Test("14.5 no inputs: a run succeeds with [] at once")
+  @Test("12.5 no inputs: a run succeeds with [] at once")
   func noInputsGiveAnEmptyArray() {
     let none = Promise.all([Int]()) { Promise<Int, TestError>(value: $0) }
     #expect(Outcome(none).result == .success([]))
   }
 
-  @Test("14.6 100,000 synchronous inputs run in constant stack on a 512 KiB thread", arguments: [nil, 3])
+  @Test("12.6 100,000 synchronous inputs run in constant stack on a 512 KiB thread", arguments: [nil, 3])
   func manySynchronousInputsAreStackSafe(limit: Int?) async {
     let delivered = Recorder<Int>()
     await onThread(stackSize: 512 * 1024) {
@@ -72,7 +72,7 @@ struct PromiseAllTransformTests {
     #expect(delivered.all == [100_000])
   }
 
-  @Test("14.7 cancelling the combined run cancels the running inputs")
+  @Test("12.7 cancelling the combined run cancels the running inputs")
   func cancellingCancelsTheRunningInputs() {
     let gates = (0..<3).map { _ in Gate<Int>() }
     let outcome = Outcome(Promise.all(0..<3, maxConcurrent: 2) { gates[$0].promise })

@@ -1,15 +1,15 @@
 import LazyPromise
 import Testing
 
-/// Contract 16 (`Promise.catching { () throws(E) -> T in ... }`).
-@Suite("Promise from throwing work — contract 16")
+/// Contract 14 (`Promise.catching { () throws(E) -> T in ... }`).
+@Suite("Promise from throwing work — contract 14")
 struct PromiseCatchingTests {
   @Sendable static func parse(_ text: String) throws(TestError) -> Int {
     guard let value = Int(text) else { throw .second }
     return value
   }
 
-  @Test("16.1 the work runs on each run, never before: a return succeeds the run, a throw fails it")
+  @Test("14.1 the work runs on each run, never before: a return succeeds the run, a throw fails it")
   func workRunsOnRun() {
     let runs = Counter()
     let succeeding = Promise<Int, TestError>.catching { () throws(TestError) -> Int in
@@ -24,14 +24,14 @@ struct PromiseCatchingTests {
     #expect(Outcome(failing).result == .failure(.second))
   }
 
-  @Test("16.1 the work runs on the thread that calls run, before run returns; Never work cannot throw")
+  @Test("14.1 the work runs on the thread that calls run, before run returns; Never work cannot throw")
   func workRunsSynchronously() {
     let values = Recorder<Int>()
     _ = Promise<Int, Never>.catching { 42 }.run(some: { values.append($0) })
     #expect(values.all == [42])
   }
 
-  @Test("16.2 the completion-handler and async initializers still type-check as before")
+  @Test("14.2 the completion-handler and async initializers still type-check as before")
   func existingInitializersStillWork() async {
     @Sendable func answer() async throws(TestError) -> Int { 42 }
     let plain = Promise<Int, TestError> { completion in completion(.success(1)) }

@@ -52,12 +52,12 @@ final class AwaitedTask<T: Sendable, E: Error>: Sendable {
   func complete(_ result: Result<T, E>) { completions.all.last?(result) }
 }
 
-/// Contract clause 11: Swift concurrency. Run again under the thread sanitizer by CI (`--filter Concurrency`).
-@Suite("Promise concurrency — awaiting and async work, contract 11")
+/// Contract clause 9: Swift concurrency. Run again under the thread sanitizer by CI (`--filter Concurrency`).
+@Suite("Promise concurrency — awaiting and async work, contract 9")
 struct PromiseConcurrencyAwaitTests {
-  // MARK: 11.1 awaiting
+  // MARK: 9.1 awaiting
 
-  @Test("11.1 await value runs the promise and returns its value")
+  @Test("9.1 await value runs the promise and returns its value")
   func awaitValueReturnsTheValue() async throws {
     let starts = Counter()
     let promise = Promise<Int, TestError> { completion in
@@ -70,7 +70,7 @@ struct PromiseConcurrencyAwaitTests {
     #expect(starts.current == 2, "each await is one run")
   }
 
-  @Test("11.1 await value throws the promise's error with its own type")
+  @Test("9.1 await value throws the promise's error with its own type")
   func awaitValueThrowsTheTypedError() async {
     let promise = later(1).then { _ -> Result<Int, TestError> in .failure(.code(7)) }
     do throws(TestError) {
@@ -82,22 +82,22 @@ struct PromiseConcurrencyAwaitTests {
     }
   }
 
-  @Test("11.1 await result gives the typed result")
+  @Test("9.1 await result gives the typed result")
   func awaitResultGivesTheResult() async {
     #expect(await later(3).result == .success(3))
     #expect(await Promise<Int, TestError>(error: .second).result == .failure(.second))
     #expect(await Promise<Int, LookupError>(error: .notFound).result == .failure(.notFound))
   }
 
-  @Test("11.1 a promise that cannot fail is awaited without try")
+  @Test("9.1 a promise that cannot fail is awaited without try")
   func neverPromiseIsAwaitedWithoutTry() async {
     let value: Int = await Promise<[Int], Never>(value: [1, 2, 3]).then(\.count).value
     #expect(value == 3)
   }
 
-  // MARK: 11.2 error types that can say "cancelled"
+  // MARK: 9.2 error types that can say "cancelled"
 
-  @Test("11.2 cancelling the awaiting task cancels the run and ends the await at once with .cancelled")
+  @Test("9.2 cancelling the awaiting task cancels the run and ends the await at once with .cancelled")
   func cancellationEndsTheAwaitAtOnce() async {
     let task = AwaitedTask<Int, LookupError>()
     let stages = Counter()
@@ -114,7 +114,7 @@ struct PromiseConcurrencyAwaitTests {
     #expect(stages.current == 0)
   }
 
-  @Test("11.2 value throws E.cancelled")
+  @Test("9.2 value throws E.cancelled")
   func valueThrowsCancelled() async {
     let task = AwaitedTask<Int, LookupError>()
     let awaiting = Task { () async throws(LookupError) -> Int in try await task.promise.value }
@@ -124,7 +124,7 @@ struct PromiseConcurrencyAwaitTests {
     #expect(throws: LookupError.cancelled) { try outcome.get() }
   }
 
-  @Test("11.2 an awaiting task cancelled before the await never starts the work")
+  @Test("9.2 an awaiting task cancelled before the await never starts the work")
   func alreadyCancelledTaskNeverStartsTheWork() async {
     let task = AwaitedTask<Int, LookupError>()
     let awaiting = Task {
@@ -135,7 +135,7 @@ struct PromiseConcurrencyAwaitTests {
     #expect(task.starts.current == 0)
   }
 
-  @Test("11.2 Swift's CancellationError can say cancelled")
+  @Test("9.2 Swift's CancellationError can say cancelled")
   func cancellationErrorCanSayCancelled() async {
     let task = AwaitedTask<Int, CancellationError>()
     let awaiting = Task { () async throws(CancellationError) -> Int in try await task.promise.value }
@@ -146,7 +146,7 @@ struct PromiseConcurrencyAwaitTests {
     #expect(task.cancels.current == 1)
   }
 
-  @Test("11.2 a promise failing with any Error ends the await with a CancellationError")
+  @Test("9.2 a promise failing with any Error ends the await with a CancellationError")
   func anyErrorEndsWithCancellationError() async {
     let task = AwaitedTask<Int, any Error>()
     let awaiting = Task { try await task.promise.value }
@@ -156,9 +156,9 @@ struct PromiseConcurrencyAwaitTests {
     #expect(task.cancels.current == 1)
   }
 
-  // MARK: 11.3 other error types: cooperative cancellation
+  // MARK: 9.3 other error types: cooperative cancellation
 
-  @Test("11.3 cancelling the awaiting task runs the cancel handlers and ends with what the work then delivers")
+  @Test("9.3 cancelling the awaiting task runs the cancel handlers and ends with what the work then delivers")
   func cooperativeCancellationEndsWithWhatTheWorkDelivers() async {
     let task = AwaitedTask<Int, TestError>(completingOnCancelWith: .failure(.code(-1)))
     let awaiting = Task { await task.promise.map { $0 + 1 }.result }
@@ -168,7 +168,7 @@ struct PromiseConcurrencyAwaitTests {
     #expect(task.cancels.current == 1)
   }
 
-  @Test("11.3 work that ignores cooperative cancellation still delivers its value, and later stages run")
+  @Test("9.3 work that ignores cooperative cancellation still delivers its value, and later stages run")
   func cooperativeCancellationDoesNotSuppressDelivery() async {
     let task = AwaitedTask<Int, TestError>()
     let awaiting = Task { await task.promise.map { $0 * 10 }.result }
@@ -179,7 +179,7 @@ struct PromiseConcurrencyAwaitTests {
     #expect(await awaiting.value == .success(40))
   }
 
-  @Test("11.3 an awaiting task cancelled before the await starts the work, whose cancel handler runs at once")
+  @Test("9.3 an awaiting task cancelled before the await starts the work, whose cancel handler runs at once")
   func alreadyCancelledTaskInterruptsAtOnce() async {
     let task = AwaitedTask<Int, TestError>(completingOnCancelWith: .failure(.first))
     let later = AwaitedTask<Int, TestError>(completingOnCancelWith: .failure(.second))
@@ -192,7 +192,7 @@ struct PromiseConcurrencyAwaitTests {
     #expect(later.cancels.current == 1, "every later task of the run sees the cancellation too")
   }
 
-  @Test("11.3 a promise that cannot fail, awaited in a cancelled task, ends its delay early with the value")
+  @Test("9.3 a promise that cannot fail, awaited in a cancelled task, ends its delay early with the value")
   func neverPromiseDelayEndsEarly() async {
     let clock = VirtualScheduler()
     let awaiting = Task { await Promise<Int, Never>(value: 5).delay(.seconds(3_600), on: clock).value }
@@ -203,7 +203,7 @@ struct PromiseConcurrencyAwaitTests {
     #expect(clock.now == .zero)
   }
 
-  @Test("11.3 a timeout still bounds cooperative cancellation of work that ignores it")
+  @Test("9.3 a timeout still bounds cooperative cancellation of work that ignores it")
   func timeoutStillBoundsCooperativeCancellation() async {
     let clock = VirtualScheduler()
     let task = AwaitedTask<Int, TestError>()
@@ -216,7 +216,7 @@ struct PromiseConcurrencyAwaitTests {
     #expect(await awaiting.value == .failure(.code(408)))
   }
 
-  @Test("11.3 cooperative cancellation during a retry's backoff ends with the last error at once")
+  @Test("9.3 cooperative cancellation during a retry's backoff ends with the last error at once")
   func cooperativeCancellationStopsRetrying() async {
     let clock = VirtualScheduler()
     let starts = Counter()
@@ -232,7 +232,7 @@ struct PromiseConcurrencyAwaitTests {
     #expect(clock.pendingCount == 0)
   }
 
-  @Test("11.3 zip and all pass cooperative cancellation on to their inputs and deliver what they then deliver")
+  @Test("9.3 zip and all pass cooperative cancellation on to their inputs and deliver what they then deliver")
   func combinatorsPassCooperativeCancellationOn() async {
     let first = AwaitedTask<Int, TestError>(completingOnCancelWith: .success(1))
     let second = AwaitedTask<Int, TestError>(completingOnCancelWith: .success(2))
@@ -251,7 +251,7 @@ struct PromiseConcurrencyAwaitTests {
     #expect(inputs.map(\.cancels.current) == [1, 1, 1])
   }
 
-  @Test("11.2 a cancelled await of a race cancels every input")
+  @Test("9.2 a cancelled await of a race cancels every input")
   func cancelledRaceCancelsEveryInput() async {
     let inputs = (0..<3).map { _ in AwaitedTask<Int, LookupError>() }
     let racing = Task { await Promise.race(inputs.map(\.promise)).result }
@@ -266,11 +266,11 @@ struct PromiseConcurrencyAwaitTests {
     while task.cancels.current == 0 { await Task.yield() }
   }
 
-  // MARK: 11.4 exactly one resume
+  // MARK: 9.4 exactly one resume
 
   static let maximumSkew = 4_000
 
-  @Test("11.4 cancellation racing completion resumes every await exactly once", arguments: [false, true])
+  @Test("9.4 cancellation racing completion resumes every await exactly once", arguments: [false, true])
   func cancellationRacingCompletionResumesOnce(canSayCancelled: Bool) async {
     for iteration in 0..<1_000 {
       let skew = Int.random(in: -Self.maximumSkew...Self.maximumSkew)
@@ -321,9 +321,9 @@ struct PromiseConcurrencyAwaitTests {
     return await task.value
   }
 
-  // MARK: 11.5 promises of async work
+  // MARK: 9.5 promises of async work
 
-  @Test("11.5 a promise of async work starts a task only when it runs, one per run")
+  @Test("9.5 a promise of async work starts a task only when it runs, one per run")
   func asyncWorkStartsOnRun() async throws {
     let starts = Counter()
     let promise = Promise<Int, TestError> { () async throws(TestError) -> Int in
@@ -337,7 +337,7 @@ struct PromiseConcurrencyAwaitTests {
     #expect(starts.current == 2)
   }
 
-  @Test("11.5 the async initializer accepts a typed-throws closure, a function, and a closure that cannot fail")
+  @Test("9.5 the async initializer accepts a typed-throws closure, a function, and a closure that cannot fail")
   func asyncInitializerAcceptsTheUsualShapes() async {
     @Sendable func answer() async throws(TestError) -> Int { 42 }
     let fromClosure = Promise { () throws(TestError) in try await answer() }
@@ -351,7 +351,7 @@ struct PromiseConcurrencyAwaitTests {
     #expect(await cannotFail.value == 42)
   }
 
-  @Test("11.5 a promise of async work fails with the operation's typed error")
+  @Test("9.5 a promise of async work fails with the operation's typed error")
   func asyncWorkFailsWithTheTypedError() async {
     let promise = Promise<Int, TestError> { () async throws(TestError) -> Int in throw .code(3) }
     let outcome = await withCheckedContinuation { continuation in
@@ -360,7 +360,7 @@ struct PromiseConcurrencyAwaitTests {
     #expect(outcome == .failure(.code(3)))
   }
 
-  @Test("11.5 cancelling the run cancels the task, and what it returns then is ignored")
+  @Test("9.5 cancelling the run cancels the task, and what it returns then is ignored")
   func cancellingTheRunCancelsTheTask() async {
     let started = Signal()
     let finished = Signal()
@@ -380,7 +380,7 @@ struct PromiseConcurrencyAwaitTests {
     #expect(handle.isCancelled && !handle.isDelivered)
   }
 
-  @Test("11.5 an awaited promise of async work passes task cancellation on to the operation")
+  @Test("9.5 an awaited promise of async work passes task cancellation on to the operation")
   func awaitedAsyncWorkSeesCancellation() async {
     let started = Signal()
     let promise = Promise<Bool, TestError> { () async throws(TestError) -> Bool in

@@ -2,10 +2,10 @@ import Dispatch
 import LazyPromise
 import Testing
 
-/// Contract clause 7: threads. Run again under the thread sanitizer by CI (`--filter Concurrency`).
-@Suite("Promise concurrency — contract 7")
+/// Contract clauses 2.8–2.9: threads. Run again under the thread sanitizer by CI (`--filter Concurrency`).
+@Suite("Promise concurrency — contract 2.8–2.9")
 struct PromiseConcurrencyTests {
-  @Test("7.1 10,000 concurrent runs of one promise from many threads each deliver exactly once")
+  @Test("2.8 10,000 concurrent runs of one promise from many threads each deliver exactly once")
   func concurrentRunsEachDeliverOnce() async {
     let runs = 10_000
     let promise = later(1).map { $0 + 1 }.then { value in later(value * 2) }.then { value -> Result<Int, TestError> in
@@ -25,7 +25,7 @@ struct PromiseConcurrencyTests {
     #expect(perRun.allSatisfy { $0.current == 1 })
   }
 
-  @Test("7.2 cancelling while the task completes on another thread delivers exactly once or not at all")
+  @Test("2.9 cancelling while the task completes on another thread delivers exactly once or not at all")
   func cancelRacingCompletionDeliversAtMostOnce() async {
     for _ in 0..<2_000 {
       let delivered = Counter()

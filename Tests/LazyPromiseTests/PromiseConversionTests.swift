@@ -2,10 +2,10 @@ import Dispatch
 import LazyPromise
 import Testing
 
-/// Contract E2: lazy ↔ eager conversion.
-@Suite("Promise conversion — contract E2")
+/// Contract 20: lazy ↔ eager conversion.
+@Suite("Promise conversion — contract 20")
 struct PromiseConversionTests {
-  @Test("E2.1 start runs the promise now, once, and its future serves every observer")
+  @Test("20.1 start runs the promise now, once, and its future serves every observer")
   func startRunsOnce() {
     let runs = Counter()
     let promise = Promise<Int, TestError> { completion in
@@ -22,13 +22,13 @@ struct PromiseConversionTests {
     #expect(promise.start().result == .success(20), "each start is a new run")
   }
 
-  @Test("E2.1 start of an asynchronous promise completes the future later")
+  @Test("20.1 start of an asynchronous promise completes the future later")
   func startOfAsynchronousPromise() async {
     let future = later(3).map { $0 + 1 }.start()
     #expect(await value(of: future) == .success(4))
   }
 
-  @Test("E2.2 running future.promise starts no work and delivers the future's result")
+  @Test("20.2 running future.promise starts no work and delivers the future's result")
   func futurePromiseDeliversTheResult() {
     let starts = Counter()
     let future = Future<Int, TestError> { completion in
@@ -41,7 +41,7 @@ struct PromiseConversionTests {
     #expect(starts.current == 1)
   }
 
-  @Test("E2.2 a run of a pending future's promise delivers when the future completes")
+  @Test("20.2 a run of a pending future's promise delivers when the future completes")
   func pendingFuturePromiseDeliversLater() {
     let (future, resolver) = Future<Int, TestError>.makePending()
     let outcome = Outcome(future.promise)
@@ -50,7 +50,7 @@ struct PromiseConversionTests {
     #expect(outcome.result == .failure(.second))
   }
 
-  @Test("E2.2 a cancelled run of a future's promise delivers nothing")
+  @Test("20.2 a cancelled run of a future's promise delivers nothing")
   func cancelledFuturePromiseRunDeliversNothing() {
     let (future, resolver) = Future<Int, TestError>.makePending()
     let cancelled = Outcome(future.promise)
@@ -61,7 +61,7 @@ struct PromiseConversionTests {
     #expect(kept.result == .success(1))
   }
 
-  @Test("E2.3 shared runs nothing before the first run, then the work once for every run")
+  @Test("20.3 shared runs nothing before the first run, then the work once for every run")
   func sharedRunsTheWorkOnce() {
     let runs = Counter()
     let shared = Promise<Int, TestError> { completion in
@@ -75,7 +75,7 @@ struct PromiseConversionTests {
     #expect(runs.current == 1)
   }
 
-  @Test("E2.3 shared keeps a failure too")
+  @Test("20.3 shared keeps a failure too")
   func sharedKeepsAFailure() {
     let runs = Counter()
     let shared = Promise<Int, TestError> { completion in
@@ -88,7 +88,7 @@ struct PromiseConversionTests {
     #expect(runs.current == 1)
   }
 
-  @Test("E2.3 runs of a shared promise that is still working all receive its result; a cancelled one does not")
+  @Test("20.3 runs of a shared promise that is still working all receive its result; a cancelled one does not")
   func sharedPendingRunsAllReceive() {
     let gate = Gate<Int>()
     let shared = gate.promise.shared()
@@ -105,7 +105,7 @@ struct PromiseConversionTests {
     #expect(Outcome(shared).result == .success(8))
   }
 
-  @Test("E2 run twice, start, shared: how often the work runs")
+  @Test("20: run twice, start, shared: how often the work runs")
   func runStartAndSharedCompared() {
     let runs = Counter()
     let promise = Promise<Int, TestError> { completion in completion(.success(runs.increment())) }

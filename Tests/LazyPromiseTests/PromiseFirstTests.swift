@@ -1,10 +1,10 @@
 import LazyPromise
 import Testing
 
-/// Contract 17 (`Promise.first(of:where:)`).
-@Suite("Promise first(of:where:) — contract 17")
+/// Contract 15 (`Promise.first(of:where:)`).
+@Suite("Promise first(of:where:) — contract 15")
 struct PromiseFirstTests {
-  @Test("17.1 nothing starts before the combined promise runs; each run starts every input again")
+  @Test("15.1 nothing starts before the combined promise runs; each run starts every input again")
   func nothingStartsBeforeRun() {
     let starts = Counter()
     let inputs = (0..<3).map { value in
@@ -19,7 +19,7 @@ struct PromiseFirstTests {
     #expect(Outcome(firstOdd).result == .success(1))
   }
 
-  @Test("17.2 the first accepted value to arrive wins and the others are cancelled; failures do not end the search")
+  @Test("15.2 the first accepted value to arrive wins and the others are cancelled; failures do not end the search")
   func firstAcceptedValueWins() {
     let gates = (0..<4).map { _ in Gate<Int>() }
     let outcome = Outcome(Promise.first(of: gates.map(\.promise), where: { $0 > 10 }))
@@ -31,7 +31,7 @@ struct PromiseFirstTests {
     #expect(gates.map(\.cancels.current) == [0, 1, 0, 0])
   }
 
-  @Test("17.3 no accepted value: the first failure in input order, or nil when every input succeeded")
+  @Test("15.3 no accepted value: the first failure in input order, or nil when every input succeeded")
   func noAcceptedValue() {
     let gates = (0..<3).map { _ in Gate<Int>() }
     let outcome = Outcome(Promise.first(of: gates.map(\.promise), where: { $0 > 10 }))
@@ -43,12 +43,12 @@ struct PromiseFirstTests {
     #expect(Outcome(Promise.first(of: values, where: { $0 > 10 })).result == .success(nil))
   }
 
-  @Test("17.4 no inputs: a run succeeds with nil at once")
+  @Test("15.4 no inputs: a run succeeds with nil at once")
   func noInputsGiveNil() {
     #expect(Outcome(Promise.first(of: [Promise<Int, TestError>](), where: { _ in true })).result == .success(nil))
   }
 
-  @Test("17.5 the predicate runs once per value, and cancelling the run cancels every running input")
+  @Test("15.5 the predicate runs once per value, and cancelling the run cancels every running input")
   func predicateOncePerValueAndCancel() {
     let checks = Counter()
     let gates = (0..<3).map { _ in Gate<Int>() }

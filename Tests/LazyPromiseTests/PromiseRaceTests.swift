@@ -1,10 +1,10 @@
 import LazyPromise
 import Testing
 
-/// Contract E6 (`race`) and E7 (`any`).
-@Suite("Promise race and any — contract E6, E7")
+/// Contract 24 (`race`) and 25 (`any`).
+@Suite("Promise race and any — contract 24, 25")
 struct PromiseRaceTests {
-  @Test("E6.1 the first value to arrive wins and the losers are cancelled")
+  @Test("24.1 the first value to arrive wins and the losers are cancelled")
   func firstValueWins() {
     let gates = (0..<3).map { _ in Gate<Int>() }
     let outcome = Outcome(Promise.race(gates[0].promise, gates[1].promise, gates[2].promise))
@@ -16,7 +16,7 @@ struct PromiseRaceTests {
     #expect(outcome.result == .success(1))
   }
 
-  @Test("E6.1 the first error to arrive wins too")
+  @Test("24.1 the first error to arrive wins too")
   func firstErrorWins() {
     let gates = (0..<2).map { _ in Gate<Int>() }
     let outcome = Outcome(Promise.race(gates.map(\.promise)))
@@ -25,7 +25,7 @@ struct PromiseRaceTests {
     #expect(gates[1].cancels.current == 1)
   }
 
-  @Test("E6.1 a race of one is that promise; synchronous inputs: the first in order wins")
+  @Test("24.1 a race of one is that promise; synchronous inputs: the first in order wins")
   func raceOfOneAndSynchronousInputs() {
     #expect(Outcome(Promise.race(Promise<Int, TestError>(value: 4))).result == .success(4))
     let late = Gate<Int>()
@@ -34,12 +34,12 @@ struct PromiseRaceTests {
     #expect(late.starts.current == 0, "the race was decided before it could start")
   }
 
-  @Test("E6.2 a race of an empty array succeeds with nil at once")
+  @Test("24.2 a race of an empty array succeeds with nil at once")
   func raceOfNothing() {
     #expect(Outcome(Promise<Int, TestError>.race([])).result == .success(nil))
   }
 
-  @Test("E7.1 any delivers the first value and cancels the others; failures before it are ignored")
+  @Test("25.1 any delivers the first value and cancels the others; failures before it are ignored")
   func anyDeliversTheFirstValue() {
     let gates = (0..<3).map { _ in Gate<Int>() }
     let outcome = Outcome(Promise.any(gates.map(\.promise)))
@@ -50,7 +50,7 @@ struct PromiseRaceTests {
     #expect(gates.map(\.cancels.current) == [0, 1, 0])
   }
 
-  @Test("E7.2 when every input fails, any fails with every error in input order")
+  @Test("25.2 when every input fails, any fails with every error in input order")
   func anyFailsWithEveryError() {
     let gates = (0..<3).map { _ in Gate<Int>() }
     let outcome = Outcome(Promise.any(gates.map(\.promise)))
@@ -60,12 +60,12 @@ struct PromiseRaceTests {
     #expect(outcome.result == .failure(AllFailedError(errors: [.code(0), .code(1), .code(2)])))
   }
 
-  @Test("E7.3 any of no inputs fails at once with no errors")
+  @Test("25.3 any of no inputs fails at once with no errors")
   func anyOfNothing() {
     #expect(Outcome(Promise<Int, TestError>.any([])).result == .failure(AllFailedError(errors: [])))
   }
 
-  @Test("E6 E7 cancelling a race or any cancels every input and delivers nothing")
+  @Test("24, 25: cancelling a race or any cancels every input and delivers nothing")
   func cancellingCancelsEveryInput() {
     let gates = (0..<4).map { _ in Gate<Int>() }
     let race = Outcome(Promise.race(gates[0].promise, gates[1].promise))

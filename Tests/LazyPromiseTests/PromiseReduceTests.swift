@@ -1,10 +1,10 @@
 import LazyPromise
 import Testing
 
-/// Contract 13 (`Promise.reduce`).
-@Suite("Promise reduce — contract 13")
+/// Contract 11 (`Promise.reduce`).
+@Suite("Promise reduce — contract 11")
 struct PromiseReduceTests {
-  @Test("13.1 nothing starts before the reduced promise runs; each run runs the inputs again, in order")
+  @Test("11.1 nothing starts before the reduced promise runs; each run runs the inputs again, in order")
   func nothingStartsBeforeRun() {
     let order = Recorder<Int>()
     let inputs = (1...3).map { index in
@@ -20,7 +20,7 @@ struct PromiseReduceTests {
     #expect(order.all == [1, 2, 3, 1, 2, 3])
   }
 
-  @Test("13.2 each input starts only after the one before it delivered, and values fold in input order")
+  @Test("11.2 each input starts only after the one before it delivered, and values fold in input order")
   func inputsRunOneAfterAnother() {
     let gates = (0..<3).map { _ in Gate<String>() }
     let outcome = Outcome(Promise.reduce(gates.map(\.promise), initial: "") { $0 + $1 })
@@ -32,13 +32,13 @@ struct PromiseReduceTests {
     #expect(outcome.result == .success("abc"))
   }
 
-  @Test("13.2 inputs finishing on other threads fold in order")
+  @Test("11.2 inputs finishing on other threads fold in order")
   func asynchronousInputsFoldInOrder() async {
     let joined = Promise.reduce((0..<20).map { later($0) }, initial: [Int]()) { $0 + [$1] }
     #expect(await result(of: joined) == .success(Array(0..<20)))
   }
 
-  @Test("13.3 the first failure is delivered at once and the later inputs never start")
+  @Test("11.3 the first failure is delivered at once and the later inputs never start")
   func firstFailureStopsTheFold() {
     let gates = (0..<3).map { _ in Gate<Int>() }
     let combines = Counter()
@@ -53,12 +53,12 @@ struct PromiseReduceTests {
     #expect(combines.current == 0)
   }
 
-  @Test("13.4 no inputs: a run succeeds with the initial value at once")
+  @Test("11.4 no inputs: a run succeeds with the initial value at once")
   func noInputsGiveTheInitialValue() {
     #expect(Outcome(Promise.reduce([Promise<Int, TestError>](), initial: 42, +)).result == .success(42))
   }
 
-  @Test("13.5 cancelling the run cancels the input in progress and starts no other")
+  @Test("11.5 cancelling the run cancels the input in progress and starts no other")
   func cancellingStopsTheFold() {
     let gates = (0..<3).map { _ in Gate<Int>() }
     let outcome = Outcome(Promise.reduce(gates.map(\.promise), initial: 0, +))
@@ -70,7 +70,7 @@ struct PromiseReduceTests {
     #expect(outcome.result == nil)
   }
 
-  @Test("13.6 100,000 synchronous inputs run in constant stack on a 512 KiB thread")
+  @Test("11.6 100,000 synchronous inputs run in constant stack on a 512 KiB thread")
   func manySynchronousInputsAreStackSafe() async {
     let delivered = Recorder<Int>()
     await onThread(stackSize: 512 * 1024) {

@@ -1,11 +1,11 @@
 import LazyPromise
 import Testing
 
-/// Contract clause 10.5 with the retries left: the two-argument `retry` predicate (issue 11: google/promises and
+/// Contract clause 8.5 with the retries left: the two-argument `retry` predicate (issue 11: google/promises and
 /// PromiseKit users expect to see how many attempts remain).
-@Suite("retry with the number of retries left — contract 10.5")
+@Suite("retry with the number of retries left — contract 8.5")
 struct PromiseRetryRemainingTests {
-  @Test("10.5 the predicate sees the retries left after each failure, counting down to 1")
+  @Test("8.5 the predicate sees the retries left after each failure, counting down to 1")
   func predicateSeesTheRetriesLeft() async {
     let seen = Recorder<Int>()
     let attempts = Counter()
@@ -22,7 +22,7 @@ struct PromiseRetryRemainingTests {
     #expect(attempts.current == 4)
   }
 
-  @Test("10.5 declining with retries left delivers that error at once")
+  @Test("8.5 declining with retries left delivers that error at once")
   func decliningStopsEarly() async {
     let attempts = Counter()
     let failing = Promise<Int, TestError> { completion in
@@ -34,7 +34,7 @@ struct PromiseRetryRemainingTests {
     #expect(attempts.current == 3)
   }
 
-  @Test("10.6 with a backoff, the predicate sees the same count and a success ends the retries")
+  @Test("8.6 with a backoff, the predicate sees the same count and a success ends the retries")
   func backoffVariantCountsDown() {
     let clock = VirtualScheduler()
     let seen = Recorder<Int>()
@@ -54,7 +54,7 @@ struct PromiseRetryRemainingTests {
     #expect(seen.all == [4, 3])
   }
 
-  @Test("10.5 zero retries never asks the predicate")
+  @Test("8.5 zero retries never asks the predicate")
   func zeroRetriesNeverAsks() async {
     let asked = Counter()
     let result = await Promise<Int, TestError>(error: .second).retry(0) { _, _ in

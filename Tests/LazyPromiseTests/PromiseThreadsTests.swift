@@ -2,8 +2,8 @@ import Dispatch
 import LazyPromise
 import Testing
 
-/// Contract clause 9: threads.
-@Suite("Promise threads — contract 9")
+/// Contract clauses 2.4–2.7: threads.
+@Suite("Promise threads — contract 2.4–2.7")
 struct PromiseThreadsTests {
   /// A serial queue that knows its own name.
   static func namedQueue(_ name: String) -> (DispatchQueue, DispatchSpecificKey<String>) {
@@ -13,7 +13,7 @@ struct PromiseThreadsTests {
     return (queue, key)
   }
 
-  @Test("9.1 without receive(on:) or subscribe(on:) the work and the handlers run on the calling thread")
+  @Test("2.4 without receive(on:) or subscribe(on:) the work and the handlers run on the calling thread")
   func withoutOperatorsEverythingRunsInline() async {
     let (queue, key) = Self.namedQueue("caller")
     let seen = await withCheckedContinuation { (done: CheckedContinuation<[String?], Never>) in
@@ -34,7 +34,7 @@ struct PromiseThreadsTests {
     #expect(seen == ["caller", "caller", "caller"])
   }
 
-  @Test("9.2 receive(on:) delivers a value on the scheduler; later stages and the handler run there")
+  @Test("2.5 receive(on:) delivers a value on the scheduler; later stages and the handler run there")
   func receiveOnDeliversValuesOnTheScheduler() async {
     let (queue, key) = Self.namedQueue("receiver")
     let log = Recorder<String>()
@@ -58,7 +58,7 @@ struct PromiseThreadsTests {
     #expect(log.all == ["before: elsewhere", "after: receiver", "handler: receiver"])
   }
 
-  @Test("9.2 receive(on:) delivers an error on the scheduler too")
+  @Test("2.5 receive(on:) delivers an error on the scheduler too")
   func receiveOnDeliversErrorsOnTheScheduler() async {
     let (queue, key) = Self.namedQueue("receiver")
     let seen = await withCheckedContinuation { (done: CheckedContinuation<(TestError?, String?), Never>) in
@@ -70,7 +70,7 @@ struct PromiseThreadsTests {
     #expect(seen.1 == "receiver")
   }
 
-  @Test("9.2 receive(on:) hops even a synchronous chain: nothing is delivered before the scheduler runs")
+  @Test("2.5 receive(on:) hops even a synchronous chain: nothing is delivered before the scheduler runs")
   func receiveOnHopsSynchronousChains() {
     let clock = VirtualScheduler()
     let results = Recorder<Int>()
@@ -82,7 +82,7 @@ struct PromiseThreadsTests {
     #expect(handle.isDelivered)
   }
 
-  @Test("9.3 subscribe(on:) starts the work on the scheduler, not on the thread that calls run")
+  @Test("2.6 subscribe(on:) starts the work on the scheduler, not on the thread that calls run")
   func subscribeOnStartsTheWorkOnTheScheduler() async {
     let (queue, key) = Self.namedQueue("worker")
     let seen = await withCheckedContinuation { (done: CheckedContinuation<[String?], Never>) in
@@ -100,7 +100,7 @@ struct PromiseThreadsTests {
     #expect(seen == ["worker", "worker"])
   }
 
-  @Test("9.3 subscribe(on:) starts nothing before the scheduler runs")
+  @Test("2.6 subscribe(on:) starts nothing before the scheduler runs")
   func subscribeOnStartsNothingBeforeTheSchedulerRuns() {
     let clock = VirtualScheduler()
     let task = ManualTask<Int, TestError>()
@@ -113,7 +113,7 @@ struct PromiseThreadsTests {
     #expect(results.all == [.success(8)])
   }
 
-  @Test("9.4 each run hops again, and creating the promise hops nothing")
+  @Test("2.7 each run hops again, and creating the promise hops nothing")
   func eachRunHopsAgain() {
     let clock = VirtualScheduler()
     let promise = Promise<Int, Never>(value: 1).subscribe(on: clock).receive(on: clock)
@@ -126,7 +126,7 @@ struct PromiseThreadsTests {
     #expect(results.all == [1, 1])
   }
 
-  @Test("8.4 a run cancelled before subscribe(on:) runs starts nothing")
+  @Test("7.4 a run cancelled before subscribe(on:) runs starts nothing")
   func cancelBeforeSubscribeOnStartsNothing() {
     let clock = VirtualScheduler()
     let task = ManualTask<Int, TestError>()
@@ -136,7 +136,7 @@ struct PromiseThreadsTests {
     #expect(task.starts.current == 0)
   }
 
-  @Test("8.4 a run cancelled before receive(on:) hops runs no further stage")
+  @Test("7.4 a run cancelled before receive(on:) hops runs no further stage")
   func cancelBeforeReceiveOnRunsNothingMore() {
     let clock = VirtualScheduler()
     let stageCalls = Counter()

@@ -1,14 +1,14 @@
 import LazyPromise
 import Testing
 
-/// Contract clause 10: time. Every test runs on a `VirtualScheduler`: nothing sleeps.
-@Suite("Promise time — contract 10")
+/// Contract clause 8: time. Every test runs on a `VirtualScheduler`: nothing sleeps.
+@Suite("Promise time — contract 8")
 struct PromiseTimeTests {
   init() { DiagnosticsCollector.install() }
 
   // MARK: delay
 
-  @Test("10.1 delay delivers the value the given interval after it arrives, on the scheduler")
+  @Test("8.1 delay delivers the value the given interval after it arrives, on the scheduler")
   func delayDeliversTheValueLater() {
     let clock = VirtualScheduler()
     let task = ManualTask<Int, TestError>()
@@ -30,7 +30,7 @@ struct PromiseTimeTests {
     #expect(seenAt.all == [.seconds(7)])
   }
 
-  @Test("10.1 delay passes a failure on at once")
+  @Test("8.1 delay passes a failure on at once")
   func delayPassesFailuresAtOnce() {
     let clock = VirtualScheduler()
     let results = Recorder<Result<Int, TestError>>()
@@ -39,7 +39,7 @@ struct PromiseTimeTests {
     #expect(clock.pendingCount == 0)
   }
 
-  @Test("8.4 cancelling during a delay cancels its timer and delivers nothing")
+  @Test("7.4 cancelling during a delay cancels its timer and delivers nothing")
   func cancellingDuringADelayCancelsTheTimer() {
     let clock = VirtualScheduler()
     let stageCalls = Counter()
@@ -58,7 +58,7 @@ struct PromiseTimeTests {
 
   // MARK: timeout
 
-  @Test("10.2 timeout passes a result that arrives in time unchanged, and cancels its timer")
+  @Test("8.2 timeout passes a result that arrives in time unchanged, and cancels its timer")
   func timeoutPassesATimelyResult() {
     let clock = VirtualScheduler()
     let task = ManualTask<Int, TestError>()
@@ -71,7 +71,7 @@ struct PromiseTimeTests {
     #expect(task.cancels.current == 0)
   }
 
-  @Test("10.2 timeout of a synchronous promise delivers at once and leaves no timer")
+  @Test("8.2 timeout of a synchronous promise delivers at once and leaves no timer")
   func timeoutOfASynchronousPromise() {
     let clock = VirtualScheduler()
     let results = Recorder<Result<Int, TestError>>()
@@ -80,7 +80,7 @@ struct PromiseTimeTests {
     #expect(clock.pendingCount == 0)
   }
 
-  @Test("10.3 timeout fails with the caller's error and cancels the timed-out work")
+  @Test("8.3 timeout fails with the caller's error and cancels the timed-out work")
   func timeoutFailsWithTheCallersErrorAndCancelsTheWork() {
     let clock = VirtualScheduler()
     let task = ManualTask<Int, TestError>()
@@ -103,7 +103,7 @@ struct PromiseTimeTests {
     #expect(DiagnosticsCollector.reports(at: madeAt).isEmpty)
   }
 
-  @Test("10.3 a timeout error continues the chain like any typed failure")
+  @Test("8.3 a timeout error continues the chain like any typed failure")
   func timeoutErrorContinuesTheChain() {
     let clock = VirtualScheduler()
     let slow = ManualTask<String, TestError>()
@@ -116,7 +116,7 @@ struct PromiseTimeTests {
     #expect(results.all == [.success("fallback after code(408)")])
   }
 
-  @Test("10.4 the timeout clock starts when the run reaches the stage, on each run")
+  @Test("8.4 the timeout clock starts when the run reaches the stage, on each run")
   func timeoutClockStartsWhenTheStageIsReached() {
     let clock = VirtualScheduler()
     let first = ManualTask<Int, TestError>()
@@ -138,7 +138,7 @@ struct PromiseTimeTests {
     #expect(results.all == [.success(2), .failure(.code(408))])
   }
 
-  @Test("8.4 cancelling a run cancels the timeout's timer and the work it guards")
+  @Test("7.4 cancelling a run cancels the timeout's timer and the work it guards")
   func cancellingCancelsTheTimeoutAndTheWork() {
     let clock = VirtualScheduler()
     let task = ManualTask<Int, TestError>()
@@ -161,7 +161,7 @@ struct PromiseTimeTests {
     }
   }
 
-  @Test("10.5 retry runs the lazy work itself again until it succeeds", arguments: [0, 1, 2, 5])
+  @Test("8.5 retry runs the lazy work itself again until it succeeds", arguments: [0, 1, 2, 5])
   func retryRunsTheWorkAgainUntilItSucceeds(failures: Int) {
     let starts = Counter()
     let stageCalls = Counter()
@@ -178,7 +178,7 @@ struct PromiseTimeTests {
     #expect(stageCalls.current == 1)
   }
 
-  @Test("10.5 retry gives up after the last retry with the last error", arguments: [0, 1, 3])
+  @Test("8.5 retry gives up after the last retry with the last error", arguments: [0, 1, 3])
   func retryGivesUpWithTheLastError(retries: Int) {
     let starts = Counter()
     let results = Recorder<Result<Int, TestError>>()
@@ -189,7 +189,7 @@ struct PromiseTimeTests {
     #expect(starts.current == retries + 1)
   }
 
-  @Test("10.5 a negative retry count runs the work once")
+  @Test("8.5 a negative retry count runs the work once")
   func negativeRetryCountRunsOnce() {
     let starts = Counter()
     let results = Recorder<Result<Int, TestError>>()
@@ -198,7 +198,7 @@ struct PromiseTimeTests {
     #expect(results.all == [.failure(.first)])
   }
 
-  @Test("10.5 retry stops at an error the predicate rejects")
+  @Test("8.5 retry stops at an error the predicate rejects")
   func retryStopsWhenThePredicateRejects() {
     let starts = Counter()
     let results = Recorder<Result<Int, TestError>>()
@@ -211,7 +211,7 @@ struct PromiseTimeTests {
     #expect(starts.current == 3)
   }
 
-  @Test("10.5 retry of many synchronous failures runs in bounded stack")
+  @Test("8.5 retry of many synchronous failures runs in bounded stack")
   func retryOfManySynchronousFailures() {
     let starts = Counter()
     let results = Recorder<Result<Int, TestError>>()
@@ -219,7 +219,7 @@ struct PromiseTimeTests {
     #expect(results.all == [.success(100_001)])
   }
 
-  @Test("10.6 retry with a backoff waits before each retry, on the scheduler")
+  @Test("8.6 retry with a backoff waits before each retry, on the scheduler")
   func retryWithBackoffWaits() {
     let clock = VirtualScheduler()
     let startedAt = Recorder<Duration>()
@@ -238,7 +238,7 @@ struct PromiseTimeTests {
     #expect(results.all == [.success(4)])
   }
 
-  @Test("10.6 retry with a backoff does not wait after the last attempt or on success")
+  @Test("8.6 retry with a backoff does not wait after the last attempt or on success")
   func retryWithBackoffDoesNotWaitAtTheEnd() {
     let clock = VirtualScheduler()
     let results = Recorder<Result<Int, TestError>>()
@@ -249,7 +249,7 @@ struct PromiseTimeTests {
     #expect(clock.now == .seconds(2))
   }
 
-  @Test("8.4 cancelling during a retry's backoff cancels the timer and starts no attempt")
+  @Test("7.4 cancelling during a retry's backoff cancels the timer and starts no attempt")
   func cancellingDuringBackoffStartsNoAttempt() {
     let clock = VirtualScheduler()
     let starts = Counter()
@@ -263,7 +263,7 @@ struct PromiseTimeTests {
     #expect(starts.current == 1)
   }
 
-  @Test("8.4 cancelling during an attempt cancels that attempt's work and starts no other")
+  @Test("7.4 cancelling during an attempt cancels that attempt's work and starts no other")
   func cancellingDuringAnAttemptCancelsIt() {
     let task = ManualTask<Int, TestError>()
     let handle = task.promise.retry(5).run { _ in Issue.record("a cancelled run must not deliver") }
@@ -275,7 +275,7 @@ struct PromiseTimeTests {
     #expect(task.starts.current == 2)
   }
 
-  @Test("10.5 a timeout inside retry is retried: each attempt gets its own clock")
+  @Test("8.5 a timeout inside retry is retried: each attempt gets its own clock")
   func timeoutInsideRetry() {
     let clock = VirtualScheduler()
     let task = ManualTask<Int, TestError>()
@@ -292,7 +292,7 @@ struct PromiseTimeTests {
 }
 
 extension PromiseTimeTests {
-  @Test("10.5 a chain of 100,000 nested retries and timeouts runs in bounded stack")
+  @Test("8.5 a chain of 100,000 nested retries and timeouts runs in bounded stack")
   func deeplyNestedOperatorsRunInBoundedStack() {
     let clock = VirtualScheduler()
     var promise = Promise<Int, TestError>(value: 0)
@@ -309,7 +309,7 @@ extension PromiseTimeTests {
 }
 
 extension PromiseTimeTests {
-  @Test("10.5 retry's predicate may be a trailing closure, a multi-statement closure or a function")
+  @Test("8.5 retry's predicate may be a trailing closure, a multi-statement closure or a function")
   func retryPredicateShapes() {
     @Sendable func isFirst(_ error: TestError) -> Bool { error == .first }
     let starts = Counter()

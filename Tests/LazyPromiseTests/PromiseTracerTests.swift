@@ -39,7 +39,7 @@ private final class StageCounter: PromiseTracer {
 
 @Suite("Tracing: stages built inside withTracer report their start and outcome — issue 11")
 struct PromiseTracerTests {
-  @Test("20.2, 20.4 each stage reports its kind, line and outcome, in run order")
+  @Test("18.2, 18.4 each stage reports its kind, line and outcome, in run order")
   func eachStageReportsItsKindLineAndOutcomeInRunOrder() async {
     let log = TraceLog()
     let line = #line
@@ -63,7 +63,7 @@ struct PromiseTracerTests {
     #expect(log.all == expected)
   }
 
-  @Test("20.4 the site is the file and line where the stage is written")
+  @Test("18.4 the site is the file and line where the stage is written")
   func theSiteIsWhereTheStageIsWritten() async {
     let stages = Mutex<[String]>([])
     struct Sites: PromiseTracer {
@@ -79,7 +79,7 @@ struct PromiseTracerTests {
     #expect(stages.withLock { $0 } == ["map at LazyPromiseTests/PromiseTracerTests.swift:\(line + 2)"])
   }
 
-  @Test("20.2, 20.3 a failure ends its stage as failed, and the skipped stages report nothing")
+  @Test("18.2, 18.3 a failure ends its stage as failed, and the skipped stages report nothing")
   func aFailureEndsItsStageAsFailedAndTheSkippedStagesReportNothing() async {
     let log = TraceLog()
     let line = #line
@@ -93,7 +93,7 @@ struct PromiseTracerTests {
     #expect(log.all == ["start then \(line + 3)", "end then \(line + 3) failed(first)"])
   }
 
-  @Test("20.2 a stage returning a promise ends when that promise delivers")
+  @Test("18.2 a stage returning a promise ends when that promise delivers")
   func aStageReturningAPromiseEndsWhenThatPromiseDelivers() async {
     let log = TraceLog()
     let task = ManualTask<Int, TestError>()
@@ -108,7 +108,7 @@ struct PromiseTracerTests {
     #expect(delivered.all == [.failure(.second)])
   }
 
-  @Test("20.2, 20.3 cancelling the run ends a pending stage once, as cancelled")
+  @Test("18.2, 18.3 cancelling the run ends a pending stage once, as cancelled")
   func cancellingTheRunEndsAPendingStageAsCancelledOnce() {
     let log = TraceLog()
     let task = ManualTask<Int, TestError>()
@@ -124,7 +124,7 @@ struct PromiseTracerTests {
     #expect(task.cancels.current == 1, "cancelling the run still cancels the inner promise's work")
   }
 
-  @Test("20.2 a run cancelled while the stage's function runs ends that stage once, as cancelled")
+  @Test("18.2 a run cancelled while the stage's function runs ends that stage once, as cancelled")
   func cancellingFromInsideTheStageEndsItAsCancelled() {
     let log = TraceLog()
     let upstream = ManualTask<Int, TestError>()
@@ -143,7 +143,7 @@ struct PromiseTracerTests {
     #expect(log.all.last?.hasSuffix("cancelled") == true)
   }
 
-  @Test("20.2 every start is ended once, with its own span")
+  @Test("18.2 every start is ended once, with its own span")
   func everyStartIsEndedOnceWithItsOwnSpan() async {
     let log = TraceLog()
     let chain = PromiseTracing.withTracer(log) {
@@ -155,7 +155,7 @@ struct PromiseTracerTests {
     #expect(log.endedSpans.sorted() == Array(1...100))
   }
 
-  @Test("20.1 stages built outside the body are not traced")
+  @Test("18.1 stages built outside the body are not traced")
   func stagesBuiltOutsideTheBodyAreNotTraced() async {
     let log = TraceLog()
     let before = Promise<Int, Never>(value: 1).map { $0 + 1 }
@@ -165,7 +165,7 @@ struct PromiseTracerTests {
     #expect(log.all.count == 2, "only the stage built inside the body reports")
   }
 
-  @Test("20.1 a traced chain is traced on every run")
+  @Test("18.1 a traced chain is traced on every run")
   func aTracedChainIsTracedOnEveryRun() async {
     let counter = StageCounter()
     let chain = PromiseTracing.withTracer(counter) { Promise<Int, Never>(value: 1).map { $0 + 1 }.then(double) }
@@ -173,7 +173,7 @@ struct PromiseTracerTests {
     #expect(counter.ended == 6)
   }
 
-  @Test("20.1 an inner withTracer replaces the outer one for its body")
+  @Test("18.1 an inner withTracer replaces the outer one for its body")
   func anInnerWithTracerReplacesTheOuterOneForItsBody() async {
     let outer = StageCounter()
     let inner = StageCounter()
@@ -187,7 +187,7 @@ struct PromiseTracerTests {
     #expect(inner.ended == 2)
   }
 
-  @Test("20.1 withTracer returns and throws what its body does")
+  @Test("18.1 withTracer returns and throws what its body does")
   func withTracerReturnsAndThrowsWhatItsBodyDoes() {
     #expect(PromiseTracing.withTracer(StageCounter()) { 42 } == 42)
     #expect(throws: TestError.second) {
@@ -195,7 +195,7 @@ struct PromiseTracerTests {
     }
   }
 
-  @Test("20.2 a 100,000-stage traced chain runs on a 512 KiB thread")
+  @Test("18.2 a 100,000-stage traced chain runs on a 512 KiB thread")
   func aLongTracedChainRunsInBoundedStack() async {
     await onThread(stackSize: 512 * 1024) {
       let counter = StageCounter()
@@ -228,7 +228,7 @@ private final class Balance: PromiseTracer {
 
 @Suite("Tracing under concurrency: every start ends exactly once — issue 11")
 struct PromiseTracerConcurrencyTests {
-  @Test("20.2 concurrent runs, cancelled or not, end every start once")
+  @Test("18.2 concurrent runs, cancelled or not, end every start once")
   func concurrentRunsCancelledOrNotEndEveryStartOnce() async {
     let balance = Balance()
     let chain = PromiseTracing.withTracer(balance) {

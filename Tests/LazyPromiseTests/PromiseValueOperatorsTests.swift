@@ -2,17 +2,17 @@ import Dispatch
 import LazyPromise
 import Testing
 
-/// Contract 12 (value operators): `validate`, `unwrap(orFail:)`, `tap`, `asVoid`, `flatten`.
-@Suite("Promise value operators — contract 12")
+/// Contract 10 (value operators): `validate`, `unwrap(orFail:)`, `tap`, `asVoid`, `flatten`.
+@Suite("Promise value operators — contract 10")
 struct PromiseValueOperatorsTests {
-  @Test("12.1 validate keeps a value the predicate accepts and fails with the given error otherwise")
+  @Test("10.1 validate keeps a value the predicate accepts and fails with the given error otherwise")
   func validateKeepsOrFails() {
     let even = { (start: Int) in Promise<Int, TestError>(value: start).validate({ $0 % 2 == 0 }, else: .code(start)) }
     #expect(Outcome(even(4)).result == .success(4))
     #expect(Outcome(even(3)).result == .failure(.code(3)))
   }
 
-  @Test("12.1 validate is lazy, runs its predicate once per run and skips it after a failure")
+  @Test("10.1 validate is lazy, runs its predicate once per run and skips it after a failure")
   func validateIsLazyAndShortCircuits() {
     let checks = Counter()
     let later = Counter()
@@ -38,7 +38,7 @@ struct PromiseValueOperatorsTests {
     #expect(checks.current == 2)
   }
 
-  @Test("12.1 validate runs on the thread that delivered the value")
+  @Test("10.1 validate runs on the thread that delivered the value")
   func validateRunsOnTheDeliveringThread() async {
     let key = DispatchSpecificKey<String>()
     let queue = DispatchQueue(label: "delivering")
@@ -55,14 +55,14 @@ struct PromiseValueOperatorsTests {
     #expect(seen.all == ["delivering"])
   }
 
-  @Test("12.2 unwrap(orFail:) unwraps a value and fails with the given error on nil")
+  @Test("10.2 unwrap(orFail:) unwraps a value and fails with the given error on nil")
   func unwrapUnwrapsOrFails() {
     #expect(Outcome(Promise<Int?, TestError>(value: 5).unwrap(orFail: .first)).result == .success(5))
     #expect(Outcome(Promise<Int?, TestError>(value: nil).unwrap(orFail: .first)).result == .failure(.first))
     #expect(Outcome(Promise<Int?, TestError>(error: .second).unwrap(orFail: .first)).result == .failure(.second))
   }
 
-  @Test("12.3 tap sees each value once per run and passes it on; a failure skips it")
+  @Test("10.3 tap sees each value once per run and passes it on; a failure skips it")
   func tapSeesValuesOnly() {
     let seen = Recorder<Int>()
     let tapped = Promise<Int, TestError>(value: 3).tap { seen.append($0) }
@@ -73,7 +73,7 @@ struct PromiseValueOperatorsTests {
     #expect(seen.all == [3, 3])
   }
 
-  @Test("12.3 tap does not run once the run is cancelled")
+  @Test("10.3 tap does not run once the run is cancelled")
   func tapSkippedAfterCancel() {
     let gate = Gate<Int>()
     let seen = Recorder<Int>()
@@ -84,7 +84,7 @@ struct PromiseValueOperatorsTests {
     #expect(outcome.result == nil)
   }
 
-  @Test("12.4 asVoid drops the value and keeps the error")
+  @Test("10.4 asVoid drops the value and keeps the error")
   func asVoidDropsTheValue() {
     var succeeded = false
     if case .success = Outcome(Promise<Int, TestError>(value: 1).asVoid()).result { succeeded = true }
@@ -96,7 +96,7 @@ struct PromiseValueOperatorsTests {
     #expect(error == .second)
   }
 
-  @Test("12.5 flatten runs the inner promise once per run and delivers its result")
+  @Test("10.5 flatten runs the inner promise once per run and delivers its result")
   func flattenRunsTheInnerPromise() {
     let innerRuns = Counter()
     let inner = Promise<Int, TestError> { completion in
@@ -111,7 +111,7 @@ struct PromiseValueOperatorsTests {
     #expect(Outcome(failingInner).result == .failure(.first))
   }
 
-  @Test("12.5 flatten skips the inner promise when the outer one fails, and cancel reaches the inner run")
+  @Test("10.5 flatten skips the inner promise when the outer one fails, and cancel reaches the inner run")
   func flattenShortCircuitsAndCancels() {
     let outer = Promise<Promise<Int, TestError>, TestError>(error: .second)
     #expect(Outcome(outer.flatten()).result == .failure(.second))

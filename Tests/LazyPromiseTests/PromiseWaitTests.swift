@@ -2,16 +2,16 @@ import Dispatch
 import LazyPromise
 import Testing
 
-/// Contract 15 (`wait(timeout:)`). The tests are synchronous: `wait` is unavailable from `async` code.
-@Suite("Promise wait — contract 15")
+/// Contract 13 (`wait(timeout:)`). The tests are synchronous: `wait` is unavailable from `async` code.
+@Suite("Promise wait — contract 13")
 struct PromiseWaitTests {
-  @Test("15.1 a result delivered synchronously is returned, value or error")
+  @Test("13.1 a result delivered synchronously is returned, value or error")
   func synchronousResultIsReturned() {
     #expect(Promise<Int, TestError>(value: 1).wait(timeout: .seconds(1)) == .success(1))
     #expect(Promise<Int, TestError>(error: .first).wait(timeout: .zero) == .failure(.first))
   }
 
-  @Test("15.2 a result delivered later from another thread is returned, and each call is a new run")
+  @Test("13.2 a result delivered later from another thread is returned, and each call is a new run")
   func laterResultIsReturned() {
     let runs = Counter()
     let promise = Promise<Int, TestError> { completion in
@@ -22,7 +22,7 @@ struct PromiseWaitTests {
     #expect(promise.wait(timeout: .seconds(30)) == .success(2))
   }
 
-  @Test("15.3 when the timeout passes first, the run is cancelled and nil is returned")
+  @Test("13.3 when the timeout passes first, the run is cancelled and nil is returned")
   func timeoutCancelsTheRun() {
     let gate = Gate<Int>()
     #expect(gate.promise.wait(timeout: .milliseconds(20)) == nil)

@@ -1,10 +1,10 @@
 import LazyPromise
 import Testing
 
-/// Contract E3: `zip`.
-@Suite("Promise zip — contract E3")
+/// Contract 21: `zip`.
+@Suite("Promise zip — contract 21")
 struct PromiseZipTests {
-  @Test("E3.1 nothing starts before the zipped promise runs; each run starts every input again")
+  @Test("21.1 nothing starts before the zipped promise runs; each run starts every input again")
   func nothingStartsBeforeRun() {
     let first = Gate<Int>()
     let second = Gate<String>()
@@ -15,7 +15,7 @@ struct PromiseZipTests {
     #expect(first.starts.current == 2 && second.starts.current == 2)
   }
 
-  @Test("E3.1 inputs start in argument order")
+  @Test("21.1 inputs start in argument order")
   func inputsStartInArgumentOrder() {
     let order = Recorder<String>()
     func input(_ name: String) -> Promise<String, TestError> {
@@ -29,7 +29,7 @@ struct PromiseZipTests {
     #expect(outcome.result.map { $0.map { "\($0.0)\($0.1)\($0.2)" } } == .success("abc"))
   }
 
-  @Test("E3.2 two inputs give a pair in argument order, whatever order they finish in")
+  @Test("21.2 two inputs give a pair in argument order, whatever order they finish in")
   func twoInputsGiveAPair() throws {
     let first = Gate<Int>()
     let second = Gate<String>()
@@ -41,7 +41,7 @@ struct PromiseZipTests {
     #expect(number == 1 && text == "two")
   }
 
-  @Test("E3.2 eight inputs of different types give an 8-tuple in argument order")
+  @Test("21.2 eight inputs of different types give an 8-tuple in argument order")
   func eightInputsGiveAnEightTuple() async throws {
     let zipped = zip(
       later(1), Promise<String, TestError>(value: "2"), later(3.0), Promise<Bool, TestError>(value: true),
@@ -51,7 +51,7 @@ struct PromiseZipTests {
     #expect(values.4 == [5] && values.5 == "6" && values.6 == 7 && values.7 == nil)
   }
 
-  @Test("E3.3 the first failure is delivered at once and the running inputs are cancelled")
+  @Test("21.3 the first failure is delivered at once and the running inputs are cancelled")
   func firstFailureCancelsTheRest() {
     let first = Gate<Int>()
     let second = Gate<Int>()
@@ -64,7 +64,7 @@ struct PromiseZipTests {
     #expect(third.cancels.current == 1)
   }
 
-  @Test("E3.4 cancelling the zipped run cancels every running input and delivers nothing")
+  @Test("21.4 cancelling the zipped run cancels every running input and delivers nothing")
   func cancellingCancelsEveryInput() {
     let first = Gate<Int>()
     let second = Gate<Int>()

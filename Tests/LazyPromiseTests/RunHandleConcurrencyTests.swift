@@ -3,9 +3,9 @@ import LazyPromise
 import Synchronization
 import Testing
 
-/// Contract clause 8.5: cancellation racing completion. Run again under the thread sanitizer by CI
+/// Contract clause 7.5: cancellation racing completion. Run again under the thread sanitizer by CI
 /// (`--filter Concurrency`).
-@Suite("RunHandle concurrency — cancel racing completion, contract 8.5")
+@Suite("RunHandle concurrency — cancel racing completion, contract 7.5")
 struct RunHandleConcurrencyTests {
   static let iterations = 10_000
   static let maximumSkew = 4_000
@@ -18,7 +18,7 @@ struct RunHandleConcurrencyTests {
     var isCancelled: Bool
   }
 
-  @Test("8.5 cancel racing completion from another thread: each run delivers exactly once or is cancelled")
+  @Test("7.5 cancel racing completion from another thread: each run delivers exactly once or is cancelled")
   func cancelRacingCompletionFinishesOnceOrIsCancelled() async {
     let live = Counter()
     var delivered = 0
@@ -82,7 +82,7 @@ struct RunHandleConcurrencyTests {
     }
   }
 
-  @Test("8.5 a timeout firing on one thread while the work completes on another delivers exactly once")
+  @Test("7.5 a timeout firing on one thread while the work completes on another delivers exactly once")
   func timeoutRacingCompletionDeliversOnce() async {
     let live = Counter()
     for iteration in 0..<1_000 {

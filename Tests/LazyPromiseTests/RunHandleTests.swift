@@ -2,9 +2,9 @@ import Dispatch
 import LazyPromise
 import Testing
 
-@Suite("Contract 8 — cancelling a run")
+@Suite("Contract 7 — cancelling a run")
 struct RunHandleTests {
-  @Test("8.1 cancelling before the task completes: no handler is called and no further stage starts")
+  @Test("7.1 cancelling before the task completes: no handler is called and no further stage starts")
   func cancelBeforeCompletionCallsNothing() {
     let stageCalls = Counter()
     let pending = Recorder<Promise<Int, TestError>.Completion>()
@@ -21,7 +21,7 @@ struct RunHandleTests {
     #expect(!handle.isDelivered)
   }
 
-  @Test("8.2 cancelling runs the pending task's cancel handlers once, in registration order")
+  @Test("7.2 cancelling runs the pending task's cancel handlers once, in registration order")
   func cancelRunsHandlersOnceInOrder() {
     let log = Recorder<String>()
     let pending = Recorder<Promise<Int, TestError>.Completion>()
@@ -36,7 +36,7 @@ struct RunHandleTests {
     #expect(log.all == ["first", "second"])
   }
 
-  @Test("8.2 a handler registered after cancelling runs at once")
+  @Test("7.2 a handler registered after cancelling runs at once")
   func handlerRegisteredAfterCancelRunsAtOnce() {
     let log = Recorder<String>()
     let onCancelBox = Recorder<Promise<Int, TestError>.OnCancel>()
@@ -50,7 +50,7 @@ struct RunHandleTests {
     #expect(log.all == ["late"])
   }
 
-  @Test("8.3 cancelling after delivery does nothing, and handlers of completed tasks never run")
+  @Test("7.3 cancelling after delivery does nothing, and handlers of completed tasks never run")
   func cancelAfterDeliveryDoesNothing() {
     let log = Recorder<String>()
     let promise = Promise<Int, TestError> { completion, onCancel in
@@ -66,7 +66,7 @@ struct RunHandleTests {
     #expect(log.all.isEmpty)
   }
 
-  @Test("8.1 cancelling between stages stops the chain before the next task starts")
+  @Test("7.1 cancelling between stages stops the chain before the next task starts")
   func cancelBetweenStagesStopsTheChain() {
     let secondTaskStarts = Counter()
     let handleBox = Recorder<RunHandle>()
@@ -85,7 +85,7 @@ struct RunHandleTests {
     #expect(secondTaskStarts.current == 0)
   }
 
-  @Test("8.3 cancel called from many threads at once cancels once and runs each cancel handler once")
+  @Test("7.3 cancel called from many threads at once cancels once and runs each cancel handler once")
   func concurrentCancelsCancelOnce() {
     let pending = ManualTask<Int, TestError>()
     let handle = pending.promise.run { _ in Issue.record("a cancelled run must not deliver") }
@@ -95,7 +95,7 @@ struct RunHandleTests {
     #expect(handle.isCancelled)
   }
 
-  @Test("8.1 cancelling from inside a stage stops the chain after that stage")
+  @Test("7.1 cancelling from inside a stage stops the chain after that stage")
   func cancelFromInsideAStageStopsTheChain() {
     let handleBox = Recorder<RunHandle>()
     let pending = Recorder<Promise<Int, TestError>.Completion>()

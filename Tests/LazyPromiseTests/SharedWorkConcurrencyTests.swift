@@ -2,10 +2,10 @@ import Dispatch
 import LazyPromise
 import Testing
 
-/// Contract E2.5 under races. Run again under the thread sanitizer by CI (`--filter Concurrency`).
-@Suite("Shared work concurrency — counting runs across threads, contract E2.5")
+/// Contract 20.5 under races. Run again under the thread sanitizer by CI (`--filter Concurrency`).
+@Suite("Shared work concurrency — counting runs across threads, contract 20.5")
 struct SharedWorkConcurrencyTests {
-  @Test("E2.5 8 runs cancelled at once from 8 threads cancel the shared work exactly once (1,000 times)")
+  @Test("20.5 8 runs cancelled at once from 8 threads cancel the shared work exactly once (1,000 times)")
   func concurrentCancelsCancelTheWorkOnce() async {
     for iteration in 0..<1_000 {
       let gate = Gate<Int>()
@@ -22,7 +22,7 @@ struct SharedWorkConcurrencyTests {
     }
   }
 
-  @Test("E2.5 a new run racing the last cancel either joins the work or starts it anew, and delivers once")
+  @Test("20.5 a new run racing the last cancel either joins the work or starts it anew, and delivers once")
   func newRunRacingTheLastCancel() async {
     for iteration in 0..<2_000 {
       let gate = Gate<Int>()
@@ -54,7 +54,7 @@ struct SharedWorkConcurrencyTests {
     }
   }
 
-  @Test("E2.5 a run cancelled while the work completes on another thread delivers once or is cancelled")
+  @Test("20.5 a run cancelled while the work completes on another thread delivers once or is cancelled")
   func cancelRacingTheWorksCompletion() async {
     for iteration in 0..<2_000 {
       let gate = Gate<Int>()

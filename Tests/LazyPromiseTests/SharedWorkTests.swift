@@ -1,10 +1,10 @@
 import LazyPromise
 import Testing
 
-/// Contract E2.5: `shared()` counts the runs waiting for its work and cancels the work with the last of them.
-@Suite("Shared work — cancelling every run cancels the work, contract E2.5")
+/// Contract 20.5: `shared()` counts the runs waiting for its work and cancels the work with the last of them.
+@Suite("Shared work — cancelling every run cancels the work, contract 20.5")
 struct SharedWorkTests {
-  @Test("E2.5 cancelling every run of a shared promise cancels the work: its cancel handler runs once")
+  @Test("20.5 cancelling every run of a shared promise cancels the work: its cancel handler runs once")
   func cancellingEveryRunCancelsTheWork() {
     let gate = Gate<Int>()
     let shared = gate.promise.shared()
@@ -21,7 +21,7 @@ struct SharedWorkTests {
     #expect(runs.allSatisfy { $0.result == nil })
   }
 
-  @Test("E2.5 cancelling some runs leaves the work running; the others receive its value")
+  @Test("20.5 cancelling some runs leaves the work running; the others receive its value")
   func cancellingSomeRunsLeavesTheWork() {
     let gate = Gate<Int>()
     let shared = gate.promise.shared()
@@ -35,7 +35,7 @@ struct SharedWorkTests {
     #expect(gate.starts.current == 1)
   }
 
-  @Test("E2.5 a run after every run was cancelled starts the work again")
+  @Test("20.5 a run after every run was cancelled starts the work again")
   func aRunAfterAFullCancelRestarts() {
     let gate = Gate<Int>()
     let shared = gate.promise.shared()
@@ -50,7 +50,7 @@ struct SharedWorkTests {
     #expect(gate.starts.current == 2)
   }
 
-  @Test("E2.5 runs that already delivered do not count: cancelling them cancels nothing")
+  @Test("20.5 runs that already delivered do not count: cancelling them cancels nothing")
   func deliveredRunsDoNotCount() {
     let gate = Gate<Int>()
     let shared = gate.promise.shared()
@@ -65,7 +65,7 @@ struct SharedWorkTests {
     #expect(gate.starts.current == 1)
   }
 
-  @Test("E2.5 an interrupted run (its awaiting task cancelled, E cannot say cancelled) keeps waiting and counts")
+  @Test("20.5 an interrupted run (its awaiting task cancelled, E cannot say cancelled) keeps waiting and counts")
   func anInterruptedRunKeepsTheWork() async {
     let gate = Gate<Int>()
     let shared = gate.promise.shared()

@@ -1,9 +1,9 @@
 import LazyPromise
 import Testing
 
-@Suite("VirtualScheduler — time that moves only when a test says, contract 10.7")
+@Suite("VirtualScheduler — time that moves only when a test says, contract 8.7")
 struct VirtualSchedulerTests {
-  @Test("10.7 nothing runs until the clock is advanced")
+  @Test("8.7 nothing runs until the clock is advanced")
   func nothingRunsUntilTheClockIsAdvanced() {
     let clock = VirtualScheduler()
     let log = Recorder<String>()
@@ -21,7 +21,7 @@ struct VirtualSchedulerTests {
     #expect(clock.pendingCount == 0)
   }
 
-  @Test("10.7 work runs in due-time order, and equal times in scheduling order")
+  @Test("8.7 work runs in due-time order, and equal times in scheduling order")
   func workRunsInDueTimeOrderAndEqualTimesInSchedulingOrder() {
     let clock = VirtualScheduler()
     let log = Recorder<String>()

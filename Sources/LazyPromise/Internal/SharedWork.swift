@@ -7,7 +7,7 @@ import Synchronization
 /// A value-type state machine under a lock: every transition returns what the caller must do — start the work,
 /// deliver, cancel the work — and the caller does it once the lock is released, so no completion, cancel handler
 /// or task of the work ever runs under it. The runs waiting for the work are a table a cancelled run leaves (so
-/// what a cancelled run holds is released at once, contract E2.4); its size is the count of live runs.
+/// what a cancelled run holds is released at once, contract 20.4); its size is the count of live runs.
 final class _SharedWork<T, E: Error>: @unchecked Sendable {  // its mutable state is behind `state`'s lock
   private enum Phase {
     /// Not running: never run, or every run waiting for the last attempt was cancelled.
@@ -75,7 +75,7 @@ final class _SharedWork<T, E: Error>: @unchecked Sendable {  // its mutable stat
   }
 
   /// Takes the run waiting under `key` out of the table when it is cancelled (an interrupted run stays: it waits
-  /// for the result, contract 11.3); cancels the work if it was the last.
+  /// for the result, contract 9.3); cancels the work if it was the last.
   private func leave(_ key: Int, when run: _TaskRun) {
     run.onStop { [self] mode in
       guard mode == .cancel else { return }
