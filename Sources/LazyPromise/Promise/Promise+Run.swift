@@ -73,15 +73,6 @@ extension Promise where E == Never {
   @inlinable @_disfavoredOverload
   @discardableResult
   public func run(some: @escaping @Sendable (T) -> Void) -> RunHandle {
-    let handle = RunHandle()
-    _source.start(handle) { admission in
-      { result in
-        guard admission.admit(handle) && handle._markDelivered() else { return }
-        switch result {
-        case .success(let value): some(value)
-        }
-      }
-    }
-    return handle
+    run(some: some, none: { _ in })  // a `Never` error is never delivered
   }
 }
