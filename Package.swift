@@ -12,7 +12,7 @@ let package = Package(
   ],
   targets: [
     .target(name: "LazyPromise"),
-    .testTarget(name: "LazyPromiseTests", dependencies: ["LazyPromise"]),
+    .testTarget(name: "LazyPromiseTests", dependencies: ["LazyPromise", "LazyPromiseTestSupport"]),
     // Foundation adapters and the iTunes example: the only targets that import Foundation.
     .target(name: "LazyPromiseFoundation", dependencies: ["LazyPromise"]),
     // What the two examples share: the console they write to and the options they read the same way.
@@ -22,11 +22,17 @@ let package = Package(
       name: "ITunesLookup", dependencies: ["LazyPromise", "LazyPromiseFoundation", "ExampleSupport"],
       resources: [.copy("Resources")]),
     .target(name: "LoopbackHTTPServer", path: "Tests/LoopbackHTTPServer"),
+    // The helpers every test target shares (counters, recorders, manual tasks); not a test target itself.
+    .target(name: "LazyPromiseTestSupport", dependencies: ["LazyPromise"], path: "Tests/LazyPromiseTestSupport"),
     .testTarget(
-      name: "LazyPromiseFoundationTests", dependencies: ["LazyPromise", "LazyPromiseFoundation", "LoopbackHTTPServer"]),
+      name: "LazyPromiseFoundationTests",
+      dependencies: ["LazyPromise", "LazyPromiseFoundation", "LoopbackHTTPServer", "LazyPromiseTestSupport"]),
     .testTarget(
       name: "ITunesLookupTests",
-      dependencies: ["ITunesLookup", "LazyPromise", "LazyPromiseFoundation", "LoopbackHTTPServer", "ExampleSupport"]),
+      dependencies: [
+        "ITunesLookup", "LazyPromise", "LazyPromiseFoundation", "LoopbackHTTPServer", "ExampleSupport",
+        "LazyPromiseTestSupport",
+      ]),
     // The photo-albums example: callbacks, a promise chain and zip side by side (Docs/Guides/PhotoAlbums.md).
     .executableTarget(
       name: "PhotoAlbums", dependencies: ["LazyPromise", "LazyPromiseFoundation", "ExampleSupport"],

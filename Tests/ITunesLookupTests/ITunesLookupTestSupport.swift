@@ -13,13 +13,6 @@ import Synchronization
 /// The one session the example's tests share.
 let testSession = URLSession(configuration: .ephemeral)
 
-/// Awaits the single result of a run.
-func result<T: Sendable, E>(of promise: Promise<T, E>) async -> Result<T, E> {
-  await withCheckedContinuation { continuation in
-    promise.run { continuation.resume(returning: $0) }
-  }
-}
-
 /// The bytes of the recorded answer to `query`.
 func recorded(_ query: LookupQuery) throws -> Data {
   try Recordings.response(to: query).get()

@@ -1,6 +1,6 @@
 import Dispatch
 import LazyPromise
-import Synchronization
+import LazyPromiseTestSupport
 import Testing
 
 @testable import ITunesLookup
@@ -25,17 +25,4 @@ struct InterruptTests {
     watch.stop()
     #expect(interrupted.current >= 1)
   }
-}
-
-/// A thread-safe count of interrupts.
-private final class Counter: Sendable {
-  private let value = Mutex(0)
-
-  @discardableResult
-  func increment() -> Int {
-    value.withLock {
-      $0 += 1; return $0
-    }
-  }
-  var current: Int { value.withLock { $0 } }
 }

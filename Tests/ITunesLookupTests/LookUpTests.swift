@@ -10,7 +10,7 @@ struct LookUpTests {
   @Test("a recorded lookup delivers the recorded bytes")
   func recordedLookupDeliversTheRecording() async throws {
     let query = LookupQuery(id: "909253")
-    #expect(await result(of: lookUp(query, from: .recorded)) == .success(try recorded(query)))
+    #expect(await lookUp(query, from: .recorded).result == .success(try recorded(query)))
   }
 
   @Test("every recorded query has its file")
@@ -23,7 +23,7 @@ struct LookUpTests {
   @Test("a query with no recording fails noRecording")
   func unrecordedQueryFails() async {
     let query = LookupQuery(id: "5")
-    #expect(await result(of: lookUp(query, from: .recorded)) == .failure(.noRecording(query)))
+    #expect(await lookUp(query, from: .recorded).result == .failure(.noRecording(query)))
   }
 
   @Test("the lookup URL carries the id and the entity")
@@ -47,8 +47,8 @@ struct LookUpTests {
         LookupQuery(id: "909253", entity: "album"),
         from: .live(baseURL: server.baseURL, session: testSession, timeout: 5))
       #expect(targets.withLock { $0 }.isEmpty)
-      #expect(await result(of: lookup) == .success(Data("{}".utf8)))
-      #expect(await result(of: lookup) == .success(Data("{}".utf8)))
+      #expect(await lookup.result == .success(Data("{}".utf8)))
+      #expect(await lookup.result == .success(Data("{}".utf8)))
       #expect(targets.withLock { $0 } == ["/lookup?id=909253&entity=album", "/lookup?id=909253&entity=album"])
     }
   }

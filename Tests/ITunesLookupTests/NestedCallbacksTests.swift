@@ -63,7 +63,7 @@ struct NestedCallbacksTests {
           }
         }
         let options = Options(query: LookupQuery(id: id), baseURL: server.baseURL)
-        #expect(nested == (await result(of: pipeline(options, session: testSession))))
+        #expect(nested == (await pipeline(options, session: testSession).result))
       }
     }
   }

@@ -65,7 +65,7 @@ struct PipelineTests {
   func serverAnswers(_ testCase: Case) async throws {
     let reply = try testCase.reply()
     try await LoopbackHTTPServer.serving({ _ in reply }) { server in
-      let outcome = await result(of: pipeline(Self.options(server.baseURL, id: testCase.id), session: testSession))
+      let outcome = await pipeline(Self.options(server.baseURL, id: testCase.id), session: testSession).result
       #expect(outcome == testCase.expected)
     }
   }
@@ -73,7 +73,7 @@ struct PipelineTests {
   @Test("a refused connection fails http(transportFailed(cannotConnectToHost))")
   func refusedConnection() async throws {
     let closed = try ClosedPort()
-    let outcome = await result(of: pipeline(Self.options(closed.baseURL), session: testSession))
+    let outcome = await pipeline(Self.options(closed.baseURL), session: testSession).result
     #expect(outcome == .failure(.http(.transportFailed(.cannotConnectToHost))))
   }
 
@@ -108,7 +108,7 @@ struct PipelineTests {
       var events = server.events.makeAsyncIterator()
       var options = Self.options(server.baseURL)
       options.timeout = 30
-      let outcome = Task { await result(of: pipeline(options, session: testSession, clock: clock)) }
+      let outcome = Task { await pipeline(options, session: testSession, clock: clock).result }
       _ = await events.nextRequest()
       clock.advance(by: .seconds(29))
       clock.advance(by: .seconds(1))
@@ -120,7 +120,7 @@ struct PipelineTests {
 
   @Test("the recorded source runs the same stages offline")
   func recordedSourceRunsOffline() async {
-    let outcome = await result(of: pipeline(Options(), session: testSession))
+    let outcome = await pipeline(Options(), session: testSession).result
     #expect(outcome == .success(ModelTests.jackJohnson))
   }
 }

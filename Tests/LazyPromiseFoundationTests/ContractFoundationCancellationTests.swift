@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import LazyPromise
 import LazyPromiseFoundation
+import LazyPromiseTestSupport
 import LoopbackHTTPServer
 import Testing
 
@@ -57,7 +58,7 @@ struct ContractFoundationCancellationTests {
         }
         #expect(await events.nextClose(), "round \(round): the request was not cancelled")
       }
-      #expect(await result(of: get(server.baseURL, "ok")) == .success(Data("ok".utf8)))
+      #expect(await get(server.baseURL, "ok").result == .success(Data("ok".utf8)))
     }
     #expect(handlerCalls.current == 0)
   }

@@ -1,6 +1,7 @@
 import Foundation
 import LazyPromise
 import LazyPromiseFoundation
+import LazyPromiseTestSupport
 import LoopbackHTTPServer
 import Testing
 
@@ -18,8 +19,8 @@ struct ContractFoundationErrorsTests {
     try await LoopbackHTTPServer.serving({ request in
       request.target == "/created" ? .respond(status: 201, body: []) : .respond(status: 200, json)
     }) { server in
-      #expect(await result(of: get(server.baseURL)) == .success(Data(json.utf8)))
-      #expect(await result(of: get(server.baseURL, "created")) == .success(Data()))
+      #expect(await get(server.baseURL).result == .success(Data(json.utf8)))
+      #expect(await get(server.baseURL, "created").result == .success(Data()))
     }
   }
 
@@ -44,7 +45,7 @@ struct ContractFoundationErrorsTests {
         (infiniteTimeout, "the timeout must be between 0 and 1000000000 seconds, not inf"),
       ]
       for (request, reason) in cases {
-        #expect(await result(of: testSession.dataPromise(for: request)) == .failure(.invalidRequest(reason: reason)))
+        #expect(await testSession.dataPromise(for: request).result == .failure(.invalidRequest(reason: reason)))
       }
       #expect(requests.current == 0)
     }
@@ -57,9 +58,9 @@ struct ContractFoundationErrorsTests {
         ? .respond(status: 404, "no such page") : .respond(status: 500, #"{"error":"database down"}"#)
     }) { server in
       #expect(
-        await result(of: get(server.baseURL, "missing")) == .failure(.badStatus(404, body: Data("no such page".utf8))))
+        await get(server.baseURL, "missing").result == .failure(.badStatus(404, body: Data("no such page".utf8))))
       #expect(
-        await result(of: get(server.baseURL, "broken"))
+        await get(server.baseURL, "broken").result
           == .failure(.badStatus(500, body: Data(#"{"error":"database down"}"#.utf8))))
     }
   }
@@ -67,7 +68,7 @@ struct ContractFoundationErrorsTests {
   @Test("28.3 a refused connection fails transportFailed(cannotConnectToHost)")
   func refusedConnectionFailsCannotConnect() async throws {
     let closed = try ClosedPort()
-    #expect(await result(of: get(closed.baseURL)) == .failure(.transportFailed(.cannotConnectToHost)))
+    #expect(await get(closed.baseURL).result == .failure(.transportFailed(.cannotConnectToHost)))
   }
 
   @Test("28.4 a body cut off mid-way fails transportFailed(networkConnectionLost)")
@@ -75,14 +76,14 @@ struct ContractFoundationErrorsTests {
     try await LoopbackHTTPServer.serving({ _ in
       .cutOff(status: 200, body: Array(#"{"resultCount":1,"res"#.utf8), declaredLength: 200)
     }) { server in
-      #expect(await result(of: get(server.baseURL)) == .failure(.transportFailed(.networkConnectionLost)))
+      #expect(await get(server.baseURL).result == .failure(.transportFailed(.networkConnectionLost)))
     }
   }
 
   @Test("28.5 no answer within the timeout fails timedOut", .timeLimit(.minutes(1)))
   func stalledServerFailsTimedOut() async throws {
     try await LoopbackHTTPServer.serving({ _ in .stall }) { server in
-      #expect(await result(of: get(server.baseURL, timeout: 0.5)) == .failure(.timedOut))
+      #expect(await get(server.baseURL, timeout: 0.5).result == .failure(.timedOut))
     }
   }
 
@@ -90,7 +91,7 @@ struct ContractFoundationErrorsTests {
   func fractionalTimeoutDoesNotTimeOutEarly() async throws {
     // swift-corelibs-foundation truncates 0.5 s to 0 s, which times out at once; the adapter rounds up.
     try await LoopbackHTTPServer.serving({ _ in .respond(status: 200, "{}") }) { server in
-      #expect(await result(of: get(server.baseURL, timeout: 0.5)) == .success(Data("{}".utf8)))
+      #expect(await get(server.baseURL, timeout: 0.5).result == .success(Data("{}".utf8)))
     }
   }
 
@@ -100,7 +101,7 @@ struct ContractFoundationErrorsTests {
     let session = URLSession(configuration: .ephemeral)
     try await LoopbackHTTPServer.serving({ _ in .stall }) { server in
       var events = server.events.makeAsyncIterator()
-      async let outcome = result(of: session.dataPromise(from: server.baseURL.appending(path: "lookup")))
+      async let outcome = session.dataPromise(from: server.baseURL.appending(path: "lookup")).result
       _ = await events.nextRequest()
       session.getAllTasks { tasks in tasks.forEach { $0.cancel() } }
       #expect(await outcome == .failure(.cancelled))

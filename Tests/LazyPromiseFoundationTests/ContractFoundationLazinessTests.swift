@@ -1,6 +1,7 @@
 import Foundation
 import LazyPromise
 import LazyPromiseFoundation
+import LazyPromiseTestSupport
 import LoopbackHTTPServer
 import Testing
 
@@ -18,7 +19,7 @@ struct ContractFoundationLazinessTests {
       _ = get(server.baseURL).then { _ in get(server.baseURL) }
       #expect(requests.current == 0)
       // One run: exactly one request reaches the server, so none was sent before.
-      #expect(await result(of: promise) == .success(2))
+      #expect(await promise.result == .success(2))
       #expect(requests.current == 1)
     }
   }
@@ -29,7 +30,7 @@ struct ContractFoundationLazinessTests {
     try await LoopbackHTTPServer.serving({ _ in .respond(status: 200, "\(requests.increment())") }) { server in
       let promise = get(server.baseURL).map { String(decoding: $0, as: UTF8.self) }
       var bodies: [String] = []
-      for _ in 0..<3 { bodies.append(try await result(of: promise).get()) }
+      for _ in 0..<3 { bodies.append(try await promise.result.get()) }
       #expect(bodies == ["1", "2", "3"])
       #expect(requests.current == 3)
     }

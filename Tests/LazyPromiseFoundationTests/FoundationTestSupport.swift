@@ -11,13 +11,6 @@ import Synchronization
 /// The one session the adapter tests share, as an application would.
 let testSession = URLSession(configuration: .ephemeral)
 
-/// Awaits the single result of a run.
-func result<T: Sendable, E>(of promise: Promise<T, E>) async -> Result<T, E> {
-  await withCheckedContinuation { continuation in
-    promise.run { continuation.resume(returning: $0) }
-  }
-}
-
 /// Awaits the result of a run, cancelling the run when the awaiting task is cancelled; `nil` then.
 func cancellableResult<T: Sendable, E>(of promise: Promise<T, E>) async -> Result<T, E>? {
   let bridge = CancellableBridge<Result<T, E>?>()
@@ -69,13 +62,4 @@ final class CancellableBridge<Value: Sendable>: Sendable {
 /// `GET <server>/<path>` with `timeout` seconds to answer.
 func get(_ baseURL: URL, _ path: String = "lookup", timeout: TimeInterval = 5) -> Promise<Data, HTTPError> {
   testSession.dataPromise(from: baseURL.appending(path: path), timeout: timeout)
-}
-
-/// A thread-safe counter.
-final class Counter: Sendable {
-  private let value = Atomic<Int>(0)
-
-  @discardableResult
-  func increment() -> Int { value.add(1, ordering: .relaxed).newValue }
-  var current: Int { value.load(ordering: .relaxed) }
 }

@@ -71,11 +71,11 @@ struct JSONDecodingTests {
   func stageFormFitsThen() async {
     let body = Promise<Data, AppError>(value: Data(#"{"resultCount":0,"results":[]}"#.utf8))
     let decoded = body.then(decodeJSON(Response.self, mapError: AppError.decoding))
-    #expect(await result(of: decoded) == .success(Response(resultCount: 0, results: [])))
+    #expect(await decoded.result == .success(Response(resultCount: 0, results: [])))
     let broken = Promise<Data, AppError>(value: Data("[]".utf8)).then(
       decodeJSON(Response.self, mapError: AppError.decoding))
     #expect(
-      await result(of: broken) == .failure(.decoding(.typeMismatch(type: "Dictionary<String, Any>", path: "$"))))
+      await broken.result == .failure(.decoding(.typeMismatch(type: "Dictionary<String, Any>", path: "$"))))
   }
 
   @Test("the description says what failed and where")

@@ -1,5 +1,6 @@
 import Dispatch
 import LazyPromise
+import LazyPromiseTestSupport
 import Testing
 
 /// Races in conversion and combinators (contract 20–25). Run again under the thread sanitizer by CI.

@@ -1,5 +1,6 @@
 import Dispatch
 import LazyPromise
+import LazyPromiseTestSupport
 import Testing
 
 /// Contract clauses 4 (exactly once) and 5 (lost callbacks).
@@ -69,7 +70,7 @@ struct ContractExactlyOnceTests {
         DispatchQueue.global().async { completion(.success(1)) }
       }
       let madeAt = site(#fileID, #line - 3)
-      #expect(await result(of: promise) == .success(1))
+      #expect(await promise.result == .success(1))
       #expect(DiagnosticsCollector.reports(at: madeAt).isEmpty)
     }
   #endif

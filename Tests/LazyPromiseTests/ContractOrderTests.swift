@@ -1,5 +1,6 @@
 import Dispatch
 import LazyPromise
+import LazyPromiseTestSupport
 import Testing
 
 /// Contract clause 2: order and threads.
@@ -25,7 +26,7 @@ struct ContractOrderTests {
         log.append("last \(value)")
         return value
       }
-    let outcome = await result(of: promise)
+    let outcome = await promise.result
     #expect(outcome == .success(4))
     #expect(log.all == ["map 1", "result 2", "promise 3", "last 4"])
   }

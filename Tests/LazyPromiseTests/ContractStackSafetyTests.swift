@@ -1,4 +1,5 @@
 import LazyPromise
+import LazyPromiseTestSupport
 import Testing
 
 /// Contract clause 6: stack safety. Each case runs on the main thread and on a 512 KiB thread.

@@ -1,4 +1,5 @@
 import LazyPromise
+import LazyPromiseTestSupport
 import Testing
 
 /// Contract 19.10–19.12: cancelling a `Future`.

@@ -1,5 +1,6 @@
 import Dispatch
 import LazyPromise
+import LazyPromiseTestSupport
 import Testing
 
 /// Contract clause 9.6: awaiting a future. Run again under the thread sanitizer by CI (`--filter Concurrency`).

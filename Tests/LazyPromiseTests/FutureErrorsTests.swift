@@ -1,4 +1,5 @@
 import LazyPromise
+import LazyPromiseTestSupport
 import Testing
 
 /// Contract 19.7 (error side): `mapError`, `flatMapError`, `recover`, `ensure`, `always`, `setFailureType`.

@@ -1,5 +1,6 @@
 import Dispatch
 import LazyPromise
+import LazyPromiseTestSupport
 import Testing
 
 /// Contract 19: the eager `Future` — creation, completion, observers.

@@ -1,4 +1,5 @@
 import LazyPromise
+import LazyPromiseTestSupport
 import Testing
 
 // Future's `then` reads its stages as Promise's does (FutureThenBuilder, FutureThenStep): inline closures of the

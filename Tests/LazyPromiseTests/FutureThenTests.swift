@@ -1,5 +1,6 @@
 import Dispatch
 import LazyPromise
+import LazyPromiseTestSupport
 import Testing
 
 /// Contract 19.7 (value side) and 19.8: eager stages and stack safety.

@@ -1,4 +1,5 @@
 import LazyPromise
+import LazyPromiseTestSupport
 import Testing
 
 /// Contract 19.7 for the value operators of `Future`: `validate`, `unwrap(orFail:)`, `tap`, `asVoid`, `flatten`.

@@ -1,4 +1,5 @@
 import LazyPromise
+import LazyPromiseTestSupport
 import Testing
 
 /// Issue 13, part 4: a cancelled run of a pending `shared()` promise, or of a pending future's `promise`, lets go

@@ -1,4 +1,5 @@
 import LazyPromise
+import LazyPromiseTestSupport
 import Testing
 
 /// Contract 22 (`all`) and 23 (`allSettled`).
@@ -22,7 +23,7 @@ struct PromiseAllTests {
 
   @Test("22.2 values arrive in input order, whatever order the inputs finish in")
   func valuesArriveInInputOrder() {
-    let gates = (0..<4).map { _ in Gate<Int>() }
+    let gates = (0..<4).map { _ in ManualTask<Int, TestError>() }
     let outcome = Outcome(Promise.all(gates.map(\.promise)))
     for index in [2, 0, 3] { gates[index].succeed(index * 10) }
     #expect(outcome.result == nil)
@@ -32,12 +33,12 @@ struct PromiseAllTests {
 
   @Test("22.2 asynchronous inputs finishing on other threads arrive in input order")
   func asynchronousInputsArriveInOrder() async {
-    #expect(await result(of: Promise.all((0..<50).map { later($0) })) == .success(Array(0..<50)))
+    #expect(await Promise.all((0..<50).map { later($0) }).result == .success(Array(0..<50)))
   }
 
   @Test("22.3 the first failure is delivered at once; running inputs are cancelled, the rest never start")
   func firstFailureFailsFast() {
-    let gates = (0..<5).map { _ in Gate<Int>() }
+    let gates = (0..<5).map { _ in ManualTask<Int, TestError>() }
     let outcome = Outcome(Promise.all(gates.map(\.promise), maxConcurrent: 3))
     #expect(gates.map(\.starts.current) == [1, 1, 1, 0, 0])
     gates[0].succeed(0)
@@ -56,7 +57,7 @@ struct PromiseAllTests {
 
   @Test("22.5 maxConcurrent bounds the inputs running at once; the next starts as one succeeds")
   func maxConcurrentBoundsTheRunningInputs() {
-    let gates = (0..<6).map { _ in Gate<Int>() }
+    let gates = (0..<6).map { _ in ManualTask<Int, TestError>() }
     let outcome = Outcome(Promise.all(gates.map(\.promise), maxConcurrent: 2))
     #expect(gates.map(\.starts.current) == [1, 1, 0, 0, 0, 0])
     gates[1].succeed(1)
@@ -70,7 +71,7 @@ struct PromiseAllTests {
 
   @Test("22.5 maxConcurrent below 1 counts as 1", arguments: [0, -3])
   func maxConcurrentBelowOneCountsAsOne(limit: Int) {
-    let gates = (0..<3).map { _ in Gate<Int>() }
+    let gates = (0..<3).map { _ in ManualTask<Int, TestError>() }
     let outcome = Outcome(Promise.all(gates.map(\.promise), maxConcurrent: limit))
     #expect(gates.map(\.starts.current) == [1, 0, 0])
     for index in 0..<3 { gates[index].succeed(index) }
@@ -89,7 +90,7 @@ struct PromiseAllTests {
 
   @Test("22.7 cancelling the combined run cancels the running inputs; the rest never start")
   func cancellingCancelsTheRunningInputs() {
-    let gates = (0..<4).map { _ in Gate<Int>() }
+    let gates = (0..<4).map { _ in ManualTask<Int, TestError>() }
     let outcome = Outcome(Promise.all(gates.map(\.promise), maxConcurrent: 2))
     outcome.handle.cancel()
     #expect(gates.map(\.cancels.current) == [1, 1, 0, 0])
@@ -100,7 +101,7 @@ struct PromiseAllTests {
 
   @Test("23.1 allSettled delivers every result in input order and cannot fail")
   func allSettledDeliversEveryResult() {
-    let gates = (0..<3).map { _ in Gate<Int>() }
+    let gates = (0..<3).map { _ in ManualTask<Int, TestError>() }
     let outcome = Outcome(Promise.allSettled(gates.map(\.promise)))
     gates[2].succeed(2)
     gates[0].fail(.first)
@@ -112,7 +113,7 @@ struct PromiseAllTests {
 
   @Test("23.1 allSettled honours maxConcurrent")
   func allSettledHonoursMaxConcurrent() {
-    let gates = (0..<3).map { _ in Gate<Int>() }
+    let gates = (0..<3).map { _ in ManualTask<Int, TestError>() }
     let outcome = Outcome(Promise.allSettled(gates.map(\.promise), maxConcurrent: 1))
     #expect(gates.map(\.starts.current) == [1, 0, 0])
     gates[0].fail(.second)

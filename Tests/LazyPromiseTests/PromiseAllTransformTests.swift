@@ -1,4 +1,5 @@
 import LazyPromise
+import LazyPromiseTestSupport
 import Testing
 
 /// Contract 12 (`Promise.all(_:maxConcurrent:_:)`: a collection mapped through asynchronous work).
@@ -20,12 +21,12 @@ struct PromiseAllTransformTests {
   @Test("12.2 values arrive in input order, whatever order the work finishes in")
   func valuesArriveInInputOrder() async {
     let squares = Promise.all(Array(0..<30)) { later($0 * $0) }
-    #expect(await result(of: squares) == .success((0..<30).map { $0 * $0 }))
+    #expect(await squares.result == .success((0..<30).map { $0 * $0 }))
   }
 
   @Test("12.3 maxConcurrent bounds the transforms in flight; the next starts as one succeeds")
   func maxConcurrentBoundsTheTransforms() {
-    let gates = (0..<4).map { _ in Gate<Int>() }
+    let gates = (0..<4).map { _ in ManualTask<Int, TestError>() }
     let transforms = Counter()
     let outcome = Outcome(
       Promise.all(0..<4, maxConcurrent: 2) { index in
@@ -43,7 +44,7 @@ struct PromiseAllTransformTests {
 
   @Test("12.4 the first failure is delivered at once; running inputs are cancelled, the rest never transformed")
   func firstFailureStopsTheRest() {
-    let gates = (0..<4).map { _ in Gate<Int>() }
+    let gates = (0..<4).map { _ in ManualTask<Int, TestError>() }
     let transforms = Counter()
     let outcome = Outcome(
       Promise.all(0..<4, maxConcurrent: 2) { index in
@@ -74,7 +75,7 @@ struct PromiseAllTransformTests {
 
   @Test("12.7 cancelling the combined run cancels the running inputs")
   func cancellingCancelsTheRunningInputs() {
-    let gates = (0..<3).map { _ in Gate<Int>() }
+    let gates = (0..<3).map { _ in ManualTask<Int, TestError>() }
     let outcome = Outcome(Promise.all(0..<3, maxConcurrent: 2) { gates[$0].promise })
     outcome.handle.cancel()
     #expect(gates.map(\.cancels.current) == [1, 1, 0])

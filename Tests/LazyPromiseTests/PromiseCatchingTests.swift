@@ -1,4 +1,5 @@
 import LazyPromise
+import LazyPromiseTestSupport
 import Testing
 
 /// Contract 14 (`Promise.catching { () throws(E) -> T in ... }`).

@@ -1,5 +1,6 @@
 import Dispatch
 import LazyPromise
+import LazyPromiseTestSupport
 import Synchronization
 import Testing
 
@@ -287,7 +288,7 @@ struct PromiseConcurrencyAwaitTests {
     /// Completes on one thread and cancels the awaiting task on another, at the same time give or take `skew`.
     /// Completes on one thread while another cancels the awaiting task.
     let race: @Sendable (_ complete: @escaping @Sendable () -> Void) -> Void = { complete in
-      LazyPromiseTests.race(skew: skew, complete) {
+      LazyPromiseTestSupport.race(skew: skew, complete) {
         while true {
           if let task = awaiting.withLock({ $0 }) { return task.cancel() }
         }

@@ -1,5 +1,6 @@
 import Dispatch
 import LazyPromise
+import LazyPromiseTestSupport
 import Testing
 
 /// Contract clauses 2.8–2.9: threads. Run again under the thread sanitizer by CI (`--filter Concurrency`).

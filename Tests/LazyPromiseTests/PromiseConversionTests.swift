@@ -1,5 +1,6 @@
 import Dispatch
 import LazyPromise
+import LazyPromiseTestSupport
 import Testing
 
 /// Contract 20: lazy ↔ eager conversion.
@@ -90,7 +91,7 @@ struct PromiseConversionTests {
 
   @Test("20.3 runs of a shared promise that is still working all receive its result; a cancelled one does not")
   func sharedPendingRunsAllReceive() {
-    let gate = Gate<Int>()
+    let gate = ManualTask<Int, TestError>()
     let shared = gate.promise.shared()
     let first = Outcome(shared)
     let second = Outcome(shared)

@@ -1,4 +1,5 @@
 import LazyPromise
+import LazyPromiseTestSupport
 import Testing
 
 /// Contract 15 (`Promise.first(of:where:)`).
@@ -21,7 +22,7 @@ struct PromiseFirstTests {
 
   @Test("15.2 the first accepted value to arrive wins and the others are cancelled; failures do not end the search")
   func firstAcceptedValueWins() {
-    let gates = (0..<4).map { _ in Gate<Int>() }
+    let gates = (0..<4).map { _ in ManualTask<Int, TestError>() }
     let outcome = Outcome(Promise.first(of: gates.map(\.promise), where: { $0 > 10 }))
     gates[2].succeed(5)
     gates[0].fail(.first)
@@ -33,7 +34,7 @@ struct PromiseFirstTests {
 
   @Test("15.3 no accepted value: the first failure in input order, or nil when every input succeeded")
   func noAcceptedValue() {
-    let gates = (0..<3).map { _ in Gate<Int>() }
+    let gates = (0..<3).map { _ in ManualTask<Int, TestError>() }
     let outcome = Outcome(Promise.first(of: gates.map(\.promise), where: { $0 > 10 }))
     gates[2].fail(.second)
     gates[0].succeed(1)
@@ -51,7 +52,7 @@ struct PromiseFirstTests {
   @Test("15.5 the predicate runs once per value, and cancelling the run cancels every running input")
   func predicateOncePerValueAndCancel() {
     let checks = Counter()
-    let gates = (0..<3).map { _ in Gate<Int>() }
+    let gates = (0..<3).map { _ in ManualTask<Int, TestError>() }
     let outcome = Outcome(
       Promise.first(
         of: gates.map(\.promise),

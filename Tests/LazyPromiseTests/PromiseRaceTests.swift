@@ -1,4 +1,5 @@
 import LazyPromise
+import LazyPromiseTestSupport
 import Testing
 
 /// Contract 24 (`race`) and 25 (`any`).
@@ -6,7 +7,7 @@ import Testing
 struct PromiseRaceTests {
   @Test("24.1 the first value to arrive wins and the losers are cancelled")
   func firstValueWins() {
-    let gates = (0..<3).map { _ in Gate<Int>() }
+    let gates = (0..<3).map { _ in ManualTask<Int, TestError>() }
     let outcome = Outcome(Promise.race(gates[0].promise, gates[1].promise, gates[2].promise))
     #expect(gates.map(\.starts.current) == [1, 1, 1])
     gates[1].succeed(1)
@@ -18,7 +19,7 @@ struct PromiseRaceTests {
 
   @Test("24.1 the first error to arrive wins too")
   func firstErrorWins() {
-    let gates = (0..<2).map { _ in Gate<Int>() }
+    let gates = (0..<2).map { _ in ManualTask<Int, TestError>() }
     let outcome = Outcome(Promise.race(gates.map(\.promise)))
     gates[0].fail(.second)
     #expect(outcome.result == .failure(.second))
@@ -28,7 +29,7 @@ struct PromiseRaceTests {
   @Test("24.1 a race of one is that promise; synchronous inputs: the first in order wins")
   func raceOfOneAndSynchronousInputs() {
     #expect(Outcome(Promise.race(Promise<Int, TestError>(value: 4))).result == .success(4))
-    let late = Gate<Int>()
+    let late = ManualTask<Int, TestError>()
     let outcome = Outcome(Promise.race([Promise(value: 1), Promise(value: 2), late.promise]))
     #expect(outcome.result == .success(1))
     #expect(late.starts.current == 0, "the race was decided before it could start")
@@ -41,7 +42,7 @@ struct PromiseRaceTests {
 
   @Test("25.1 any delivers the first value and cancels the others; failures before it are ignored")
   func anyDeliversTheFirstValue() {
-    let gates = (0..<3).map { _ in Gate<Int>() }
+    let gates = (0..<3).map { _ in ManualTask<Int, TestError>() }
     let outcome = Outcome(Promise.any(gates.map(\.promise)))
     gates[0].fail(.first)
     #expect(outcome.result == nil)
@@ -52,7 +53,7 @@ struct PromiseRaceTests {
 
   @Test("25.2 when every input fails, any fails with every error in input order")
   func anyFailsWithEveryError() {
-    let gates = (0..<3).map { _ in Gate<Int>() }
+    let gates = (0..<3).map { _ in ManualTask<Int, TestError>() }
     let outcome = Outcome(Promise.any(gates.map(\.promise)))
     gates[1].fail(.code(1))
     gates[2].fail(.code(2))
@@ -67,7 +68,7 @@ struct PromiseRaceTests {
 
   @Test("24, 25: cancelling a race or any cancels every input and delivers nothing")
   func cancellingCancelsEveryInput() {
-    let gates = (0..<4).map { _ in Gate<Int>() }
+    let gates = (0..<4).map { _ in ManualTask<Int, TestError>() }
     let race = Outcome(Promise.race(gates[0].promise, gates[1].promise))
     let any = Outcome(Promise.any([gates[2].promise, gates[3].promise]))
     race.handle.cancel()

@@ -1,4 +1,5 @@
 import LazyPromise
+import LazyPromiseTestSupport
 import Testing
 
 /// Contract 11 (`Promise.reduce`).
@@ -22,7 +23,7 @@ struct PromiseReduceTests {
 
   @Test("11.2 each input starts only after the one before it delivered, and values fold in input order")
   func inputsRunOneAfterAnother() {
-    let gates = (0..<3).map { _ in Gate<String>() }
+    let gates = (0..<3).map { _ in ManualTask<String, TestError>() }
     let outcome = Outcome(Promise.reduce(gates.map(\.promise), initial: "") { $0 + $1 })
     #expect(gates.map(\.starts.current) == [1, 0, 0])
     gates[0].succeed("a")
@@ -35,12 +36,12 @@ struct PromiseReduceTests {
   @Test("11.2 inputs finishing on other threads fold in order")
   func asynchronousInputsFoldInOrder() async {
     let joined = Promise.reduce((0..<20).map { later($0) }, initial: [Int]()) { $0 + [$1] }
-    #expect(await result(of: joined) == .success(Array(0..<20)))
+    #expect(await joined.result == .success(Array(0..<20)))
   }
 
   @Test("11.3 the first failure is delivered at once and the later inputs never start")
   func firstFailureStopsTheFold() {
-    let gates = (0..<3).map { _ in Gate<Int>() }
+    let gates = (0..<3).map { _ in ManualTask<Int, TestError>() }
     let combines = Counter()
     let outcome = Outcome(
       Promise.reduce(gates.map(\.promise), initial: 0) { total, value in
@@ -60,7 +61,7 @@ struct PromiseReduceTests {
 
   @Test("11.5 cancelling the run cancels the input in progress and starts no other")
   func cancellingStopsTheFold() {
-    let gates = (0..<3).map { _ in Gate<Int>() }
+    let gates = (0..<3).map { _ in ManualTask<Int, TestError>() }
     let outcome = Outcome(Promise.reduce(gates.map(\.promise), initial: 0, +))
     gates[0].succeed(1)
     outcome.handle.cancel()

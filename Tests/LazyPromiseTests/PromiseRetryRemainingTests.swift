@@ -1,4 +1,5 @@
 import LazyPromise
+import LazyPromiseTestSupport
 import Testing
 
 /// Contract clause 8.5 with the retries left: the two-argument `retry` predicate (issue 11: google/promises and

@@ -1,5 +1,6 @@
 import Dispatch
 import LazyPromise
+import LazyPromiseTestSupport
 import Testing
 
 /// Contract clauses 2.4–2.7: threads.

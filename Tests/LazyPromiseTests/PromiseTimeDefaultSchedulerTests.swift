@@ -1,4 +1,5 @@
 import LazyPromise
+import LazyPromiseTestSupport
 import Testing
 
 /// Contract clause 8 without a scheduler argument: `delay`, `timeout` and `retry(_:backoff:)` wait on

@@ -1,4 +1,5 @@
 import LazyPromise
+import LazyPromiseTestSupport
 import Testing
 
 /// Contract clause 8: time. Every test runs on a `VirtualScheduler`: nothing sleeps.

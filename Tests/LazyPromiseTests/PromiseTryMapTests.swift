@@ -1,4 +1,5 @@
 import LazyPromise
+import LazyPromiseTestSupport
 import Testing
 
 private enum ParseError: Error, Equatable {

@@ -1,5 +1,6 @@
 import Dispatch
 import LazyPromise
+import LazyPromiseTestSupport
 import Testing
 
 /// Contract 10 (value operators): `validate`, `unwrap(orFail:)`, `tap`, `asVoid`, `flatten`.
@@ -51,7 +52,7 @@ struct PromiseValueOperatorsTests {
         seen.append(DispatchQueue.getSpecific(key: key))
         return true
       }, else: .first)
-    #expect(await result(of: promise) == .success(7))
+    #expect(await promise.result == .success(7))
     #expect(seen.all == ["delivering"])
   }
 
@@ -75,7 +76,7 @@ struct PromiseValueOperatorsTests {
 
   @Test("10.3 tap does not run once the run is cancelled")
   func tapSkippedAfterCancel() {
-    let gate = Gate<Int>()
+    let gate = ManualTask<Int, TestError>()
     let seen = Recorder<Int>()
     let outcome = Outcome(gate.promise.tap { seen.append($0) })
     outcome.handle.cancel()
@@ -115,7 +116,7 @@ struct PromiseValueOperatorsTests {
   func flattenShortCircuitsAndCancels() {
     let outer = Promise<Promise<Int, TestError>, TestError>(error: .second)
     #expect(Outcome(outer.flatten()).result == .failure(.second))
-    let gate = Gate<Int>()
+    let gate = ManualTask<Int, TestError>()
     let outcome = Outcome(Promise<Promise<Int, TestError>, TestError>(value: gate.promise).flatten())
     #expect(gate.starts.current == 1)
     outcome.handle.cancel()

@@ -1,5 +1,6 @@
 import Dispatch
 import LazyPromise
+import LazyPromiseTestSupport
 import Testing
 
 /// Contract 13 (`wait(timeout:)`). The tests are synchronous: `wait` is unavailable from `async` code.
@@ -24,7 +25,7 @@ struct PromiseWaitTests {
 
   @Test("13.3 when the timeout passes first, the run is cancelled and nil is returned")
   func timeoutCancelsTheRun() {
-    let gate = Gate<Int>()
+    let gate = ManualTask<Int, TestError>()
     #expect(gate.promise.wait(timeout: .milliseconds(20)) == nil)
     #expect(gate.starts.current == 1)
     #expect(gate.cancels.current == 1)

@@ -1,4 +1,5 @@
 import LazyPromise
+import LazyPromiseTestSupport
 import Testing
 
 /// Contract 21: `zip`.
@@ -6,8 +7,8 @@ import Testing
 struct PromiseZipTests {
   @Test("21.1 nothing starts before the zipped promise runs; each run starts every input again")
   func nothingStartsBeforeRun() {
-    let first = Gate<Int>()
-    let second = Gate<String>()
+    let first = ManualTask<Int, TestError>()
+    let second = ManualTask<String, TestError>()
     let zipped = zip(first.promise, second.promise)
     #expect(first.starts.current == 0 && second.starts.current == 0)
     _ = Outcome(zipped)
@@ -31,8 +32,8 @@ struct PromiseZipTests {
 
   @Test("21.2 two inputs give a pair in argument order, whatever order they finish in")
   func twoInputsGiveAPair() throws {
-    let first = Gate<Int>()
-    let second = Gate<String>()
+    let first = ManualTask<Int, TestError>()
+    let second = ManualTask<String, TestError>()
     let outcome = Outcome(zip(first.promise, second.promise))
     second.succeed("two")
     #expect(outcome.result == nil)
@@ -46,16 +47,16 @@ struct PromiseZipTests {
     let zipped = zip(
       later(1), Promise<String, TestError>(value: "2"), later(3.0), Promise<Bool, TestError>(value: true),
       later([5]), Promise<Character, TestError>(value: "6"), later(UInt8(7)), Promise<Int?, TestError>(value: nil))
-    let values = try await result(of: zipped).get()
+    let values = try await zipped.result.get()
     #expect(values.0 == 1 && values.1 == "2" && values.2 == 3.0 && values.3)
     #expect(values.4 == [5] && values.5 == "6" && values.6 == 7 && values.7 == nil)
   }
 
   @Test("21.3 the first failure is delivered at once and the running inputs are cancelled")
   func firstFailureCancelsTheRest() {
-    let first = Gate<Int>()
-    let second = Gate<Int>()
-    let third = Gate<Int>()
+    let first = ManualTask<Int, TestError>()
+    let second = ManualTask<Int, TestError>()
+    let third = ManualTask<Int, TestError>()
     let outcome = Outcome(zip(first.promise, second.promise, third.promise))
     first.succeed(1)
     second.fail(.code(2))
@@ -66,8 +67,8 @@ struct PromiseZipTests {
 
   @Test("21.4 cancelling the zipped run cancels every running input and delivers nothing")
   func cancellingCancelsEveryInput() {
-    let first = Gate<Int>()
-    let second = Gate<Int>()
+    let first = ManualTask<Int, TestError>()
+    let second = ManualTask<Int, TestError>()
     let outcome = Outcome(zip(first.promise, second.promise))
     outcome.handle.cancel()
     #expect(first.cancels.current == 1 && second.cancels.current == 1)

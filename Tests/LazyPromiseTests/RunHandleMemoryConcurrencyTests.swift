@@ -1,5 +1,6 @@
 import Dispatch
 import LazyPromise
+import LazyPromiseTestSupport
 import Testing
 
 /// Issue 13, part 1: a run's cancel-handler list under completion, registration and `cancel()` racing on one run.

@@ -1,5 +1,6 @@
 import Dispatch
 import LazyPromise
+import LazyPromiseTestSupport
 import Testing
 
 /// Contract 20.5 under races. Run again under the thread sanitizer by CI (`--filter Concurrency`).
@@ -8,7 +9,7 @@ struct SharedWorkConcurrencyTests {
   @Test("20.5 8 runs cancelled at once from 8 threads cancel the shared work exactly once (1,000 times)")
   func concurrentCancelsCancelTheWorkOnce() async {
     for iteration in 0..<1_000 {
-      let gate = Gate<Int>()
+      let gate = ManualTask<Int, TestError>()
       let shared = gate.promise.shared()
       let handles = (0..<8).map { _ in shared.run { _ in Issue.record("a cancelled run delivered") } }
       await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
@@ -25,7 +26,7 @@ struct SharedWorkConcurrencyTests {
   @Test("20.5 a new run racing the last cancel either joins the work or starts it anew, and delivers once")
   func newRunRacingTheLastCancel() async {
     for iteration in 0..<2_000 {
-      let gate = Gate<Int>()
+      let gate = ManualTask<Int, TestError>()
       let shared = gate.promise.shared()
       let first = shared.run { _ in Issue.record("a cancelled run delivered") }
       let delivered = Counter()
@@ -57,7 +58,7 @@ struct SharedWorkConcurrencyTests {
   @Test("20.5 a run cancelled while the work completes on another thread delivers once or is cancelled")
   func cancelRacingTheWorksCompletion() async {
     for iteration in 0..<2_000 {
-      let gate = Gate<Int>()
+      let gate = ManualTask<Int, TestError>()
       let shared = gate.promise.shared()
       let delivered = Counter()
       let handle = shared.run { _ in delivered.increment() }

@@ -1,4 +1,5 @@
 import LazyPromise
+import LazyPromiseTestSupport
 import Testing
 
 /// Contract 20.5: `shared()` counts the runs waiting for its work and cancels the work with the last of them.
@@ -6,7 +7,7 @@ import Testing
 struct SharedWorkTests {
   @Test("20.5 cancelling every run of a shared promise cancels the work: its cancel handler runs once")
   func cancellingEveryRunCancelsTheWork() {
-    let gate = Gate<Int>()
+    let gate = ManualTask<Int, TestError>()
     let shared = gate.promise.shared()
     let runs = (0..<3).map { _ in Outcome(shared) }
     #expect(gate.starts.current == 1)
@@ -23,7 +24,7 @@ struct SharedWorkTests {
 
   @Test("20.5 cancelling some runs leaves the work running; the others receive its value")
   func cancellingSomeRunsLeavesTheWork() {
-    let gate = Gate<Int>()
+    let gate = ManualTask<Int, TestError>()
     let shared = gate.promise.shared()
     let cancelled = Outcome(shared)
     let kept = Outcome(shared.map { $0 * 2 })
@@ -37,7 +38,7 @@ struct SharedWorkTests {
 
   @Test("20.5 a run after every run was cancelled starts the work again")
   func aRunAfterAFullCancelRestarts() {
-    let gate = Gate<Int>()
+    let gate = ManualTask<Int, TestError>()
     let shared = gate.promise.shared()
     Outcome(shared).handle.cancel()
     #expect(gate.starts.current == 1)
@@ -52,7 +53,7 @@ struct SharedWorkTests {
 
   @Test("20.5 runs that already delivered do not count: cancelling them cancels nothing")
   func deliveredRunsDoNotCount() {
-    let gate = Gate<Int>()
+    let gate = ManualTask<Int, TestError>()
     let shared = gate.promise.shared()
     let first = Outcome(shared)
     gate.succeed(6)
@@ -67,7 +68,7 @@ struct SharedWorkTests {
 
   @Test("20.5 an interrupted run (its awaiting task cancelled, E cannot say cancelled) keeps waiting and counts")
   func anInterruptedRunKeepsTheWork() async {
-    let gate = Gate<Int>()
+    let gate = ManualTask<Int, TestError>()
     let shared = gate.promise.shared()
     let awaiting = Task { await shared.result }
     while gate.starts.current == 0 { await Task.yield() }

@@ -1,4 +1,5 @@
 import LazyPromise
+import LazyPromiseTestSupport
 import Testing
 
 // Pins what issue 9 asked for: the natural inline `then` chains compile (they are type-checked here, as part of

@@ -1,4 +1,5 @@
 import LazyPromise
+import LazyPromiseTestSupport
 import Testing
 
 @Suite("VirtualScheduler — time that moves only when a test says, contract 8.7")
