@@ -4,8 +4,8 @@ import LazyPromiseTestSupport
 import Testing
 
 /// Contract clauses 2.8–2.9: threads. Run again under the thread sanitizer by CI (`--filter Concurrency`).
-@Suite("Promise concurrency — contract 2.8–2.9")
-struct PromiseConcurrencyTests {
+@Suite("Promise thread safety — contract 2.8–2.9")
+struct PromiseThreadSafetyConcurrencyTests {
   @Test("2.8 10,000 concurrent runs of one promise from many threads each deliver exactly once")
   func concurrentRunsEachDeliverOnce() async {
     let runs = 10_000
