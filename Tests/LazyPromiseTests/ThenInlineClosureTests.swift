@@ -134,32 +134,3 @@ struct ThenInlineClosureTests {
     #expect(await chain.result == .success(204))
   }
 }
-
-@Suite("run and then on a promise that cannot fail — issue 9")
-struct NeverFailingSpellingsTests {
-  @Test func everyDocumentedSpellingCompilesForNever() async {
-    let recorder = Recorder<String>()
-    let one = Promise<Int, Never>(value: 1)
-    one.run { result in recorder.append("run \(result)") }
-    one.run { _ in recorder.append("run _") }
-    one.run(some: { recorder.append("some \($0)") })
-    one.run(some: { recorder.append("some+none \($0)") }, none: { _ in })
-    one.then { $0 * 2 }.run(some: { recorder.append("then \($0)") })
-    one.map { $0 * 3 }.run { recorder.append("map \($0)") }
-    one.flatMap { Promise(value: $0 * 4) }.run { recorder.append("flatMap \($0)") }
-    one.then { Promise<Int, Never>(value: $0 * 5) }.run { recorder.append("then promise \($0)") }
-    #expect(
-      recorder.all == [
-        "run success(1)", "run _", "some 1", "some+none 1", "then 2", "map success(3)", "flatMap success(4)",
-        "then promise success(5)",
-      ])
-  }
-
-  @Test func theRunHandleDocExamplesCompile() {
-    let handle = Promise<Int, Never>(value: 1).run { _ in }
-    handle.cancel()
-    #expect(handle.isCancelled || handle.isDelivered)
-    let delivered = Promise<Int, Never>(value: 1).run { _ in }
-    #expect(delivered.isDelivered)
-  }
-}
