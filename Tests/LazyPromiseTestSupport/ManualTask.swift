@@ -1,7 +1,7 @@
 import LazyPromise
 
-/// A task a test completes by hand. It counts its starts and how often its cancel handler ran, and keeps every
-/// completion handler it was given (so none is reported as released without being called).
+/// A task a test completes by hand. It counts its starts and how often its cancel handler ran, signals each start,
+/// and keeps every completion handler it was given (so none is reported as released without being called).
 ///
 /// ```swift
 /// let task = ManualTask<Int, TestError>()
@@ -15,17 +15,30 @@ public final class ManualTask<T: Sendable, E: Error>: Sendable {
   public let starts = Counter()
   /// How many times a cancel handler of the task ran.
   public let cancels = Counter()
+  /// Fired once per start, after the start registered its cancel handler: `await started.wait()`.
+  public let started = Signal()
   private let completions = Recorder<Promise<T, E>.Completion>()
+  private let onCancelResult: Result<T, E>?
 
   /// A task that has not started.
-  public init() {}
+  ///
+  /// - Parameter onCancelResult: What a start completes with when its cancel handler runs, if anything; by
+  ///   default a cancelled start stays pending until the test completes it.
+  public init(completingOnCancelWith onCancelResult: Result<T, E>? = nil) {
+    self.onCancelResult = onCancelResult
+  }
 
-  /// A promise of this task: each run starts it again, and completes only when the test says so.
+  /// A promise of this task: each run starts it again, and completes only when the test (or a cancel, when made
+  /// to) says so.
   public var promise: Promise<T, E> {
     Promise { completion, onCancel in
       self.starts.increment()
       self.completions.append(completion)
-      onCancel { self.cancels.increment() }
+      onCancel {
+        self.cancels.increment()
+        if let result = self.onCancelResult { completion(result) }
+      }
+      self.started.fire()
     }
   }
 

@@ -26,3 +26,16 @@ public final class Outcome<T: Sendable, E: Error>: Sendable {
     return all.first
   }
 }
+
+/// Awaits the result of a future (a future's `result` property is `nil` while it is pending; this waits).
+///
+/// ```swift
+/// let (future, resolver) = Future<Int, TestError>.makePending()
+/// DispatchQueue.global().async { resolver.resolve(1) }
+/// #expect(await value(of: future) == .success(1))
+/// ```
+public func value<T: Sendable, E>(of future: Future<T, E>) async -> Result<T, E> {
+  await withCheckedContinuation { continuation in
+    future.observe { continuation.resume(returning: $0) }
+  }
+}

@@ -107,14 +107,3 @@ struct ContractStackSafetyTests {
     #expect(values[2] == 0)
   }
 }
-
-/// Counts itself alive, and records the most ever alive at once.
-final class LiveToken: Sendable {
-  let live: Counter
-  init(live: Counter, peak: Counter) {
-    self.live = live
-    let now = live.increment()
-    if now > peak.current { peak.increment() }
-  }
-  deinit { live.decrement() }
-}

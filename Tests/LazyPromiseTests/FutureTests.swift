@@ -215,10 +215,3 @@ struct FutureTests {
 
 /// An object whose lifetime a test watches.
 final class Token: Sendable {}
-
-/// Awaits the result of a future.
-func value<T: Sendable, E>(of future: Future<T, E>) async -> Result<T, E> {
-  await withCheckedContinuation { continuation in
-    future.observe { continuation.resume(returning: $0) }
-  }
-}

@@ -10,49 +10,6 @@ enum LookupError: Error, Equatable, CancellationRepresentable {
   case cancelled
 }
 
-/// Lets one side of a test wait, without sleeping, until the other side says so.
-final class Signal: Sendable {
-  private let stream: AsyncStream<Void>
-  private let continuation: AsyncStream<Void>.Continuation
-
-  init() { (stream, continuation) = AsyncStream.makeStream() }
-
-  func fire() { continuation.yield() }
-
-  func wait() async {
-    var iterator = stream.makeAsyncIterator()
-    _ = await iterator.next()
-  }
-}
-
-/// A pending task that signals when it starts and counts its cancel handler; it never completes unless told.
-final class AwaitedTask<T: Sendable, E: Error>: Sendable {
-  let started = Signal()
-  let starts = Counter()
-  let cancels = Counter()
-  private let completions = Recorder<Promise<T, E>.Completion>()
-  private let onCancelResult: Result<T, E>?
-
-  /// - Parameter onCancelResult: What the task completes with when its cancel handler runs, if anything.
-  init(completingOnCancelWith onCancelResult: Result<T, E>? = nil) {
-    self.onCancelResult = onCancelResult
-  }
-
-  var promise: Promise<T, E> {
-    Promise { completion, onCancel in
-      self.starts.increment()
-      self.completions.append(completion)
-      onCancel {
-        self.cancels.increment()
-        if let result = self.onCancelResult { completion(result) }
-      }
-      self.started.fire()
-    }
-  }
-
-  func complete(_ result: Result<T, E>) { completions.all.last?(result) }
-}
-
 /// Contract clause 9: Swift concurrency. Run again under the thread sanitizer by CI (`--filter Concurrency`).
 @Suite("Promise concurrency — awaiting and async work, contract 9")
 struct PromiseConcurrencyAwaitTests {
@@ -100,7 +57,7 @@ struct PromiseConcurrencyAwaitTests {
 
   @Test("9.2 cancelling the awaiting task cancels the run and ends the await at once with .cancelled")
   func cancellationEndsTheAwaitAtOnce() async {
-    let task = AwaitedTask<Int, LookupError>()
+    let task = ManualTask<Int, LookupError>()
     let stages = Counter()
     let promise = task.promise.map { value -> Int in
       stages.increment()
@@ -117,7 +74,7 @@ struct PromiseConcurrencyAwaitTests {
 
   @Test("9.2 value throws E.cancelled")
   func valueThrowsCancelled() async {
-    let task = AwaitedTask<Int, LookupError>()
+    let task = ManualTask<Int, LookupError>()
     let awaiting = Task { () async throws(LookupError) -> Int in try await task.promise.value }
     await task.started.wait()
     awaiting.cancel()
@@ -127,7 +84,7 @@ struct PromiseConcurrencyAwaitTests {
 
   @Test("9.2 an awaiting task cancelled before the await never starts the work")
   func alreadyCancelledTaskNeverStartsTheWork() async {
-    let task = AwaitedTask<Int, LookupError>()
+    let task = ManualTask<Int, LookupError>()
     let awaiting = Task {
       withUnsafeCurrentTask { $0?.cancel() }
       return await task.promise.result
@@ -138,7 +95,7 @@ struct PromiseConcurrencyAwaitTests {
 
   @Test("9.2 Swift's CancellationError can say cancelled")
   func cancellationErrorCanSayCancelled() async {
-    let task = AwaitedTask<Int, CancellationError>()
+    let task = ManualTask<Int, CancellationError>()
     let awaiting = Task { () async throws(CancellationError) -> Int in try await task.promise.value }
     await task.started.wait()
     awaiting.cancel()
@@ -149,7 +106,7 @@ struct PromiseConcurrencyAwaitTests {
 
   @Test("9.2 a promise failing with any Error ends the await with a CancellationError")
   func anyErrorEndsWithCancellationError() async {
-    let task = AwaitedTask<Int, any Error>()
+    let task = ManualTask<Int, any Error>()
     let awaiting = Task { try await task.promise.value }
     await task.started.wait()
     awaiting.cancel()
@@ -161,7 +118,7 @@ struct PromiseConcurrencyAwaitTests {
 
   @Test("9.3 cancelling the awaiting task runs the cancel handlers and ends with what the work then delivers")
   func cooperativeCancellationEndsWithWhatTheWorkDelivers() async {
-    let task = AwaitedTask<Int, TestError>(completingOnCancelWith: .failure(.code(-1)))
+    let task = ManualTask<Int, TestError>(completingOnCancelWith: .failure(.code(-1)))
     let awaiting = Task { await task.promise.map { $0 + 1 }.result }
     await task.started.wait()
     awaiting.cancel()
@@ -171,7 +128,7 @@ struct PromiseConcurrencyAwaitTests {
 
   @Test("9.3 work that ignores cooperative cancellation still delivers its value, and later stages run")
   func cooperativeCancellationDoesNotSuppressDelivery() async {
-    let task = AwaitedTask<Int, TestError>()
+    let task = ManualTask<Int, TestError>()
     let awaiting = Task { await task.promise.map { $0 * 10 }.result }
     await task.started.wait()
     awaiting.cancel()
@@ -182,8 +139,8 @@ struct PromiseConcurrencyAwaitTests {
 
   @Test("9.3 an awaiting task cancelled before the await starts the work, whose cancel handler runs at once")
   func alreadyCancelledTaskInterruptsAtOnce() async {
-    let task = AwaitedTask<Int, TestError>(completingOnCancelWith: .failure(.first))
-    let later = AwaitedTask<Int, TestError>(completingOnCancelWith: .failure(.second))
+    let task = ManualTask<Int, TestError>(completingOnCancelWith: .failure(.first))
+    let later = ManualTask<Int, TestError>(completingOnCancelWith: .failure(.second))
     let awaiting = Task {
       withUnsafeCurrentTask { $0?.cancel() }
       return await task.promise.flatMapError { _ in later.promise }.result
@@ -207,7 +164,7 @@ struct PromiseConcurrencyAwaitTests {
   @Test("9.3 a timeout still bounds cooperative cancellation of work that ignores it")
   func timeoutStillBoundsCooperativeCancellation() async {
     let clock = VirtualScheduler()
-    let task = AwaitedTask<Int, TestError>()
+    let task = ManualTask<Int, TestError>()
     let awaiting = Task { await task.promise.timeout(.seconds(5), on: clock, error: .code(408)).result }
     await task.started.wait()
     awaiting.cancel()
@@ -235,15 +192,15 @@ struct PromiseConcurrencyAwaitTests {
 
   @Test("9.3 zip and all pass cooperative cancellation on to their inputs and deliver what they then deliver")
   func combinatorsPassCooperativeCancellationOn() async {
-    let first = AwaitedTask<Int, TestError>(completingOnCancelWith: .success(1))
-    let second = AwaitedTask<Int, TestError>(completingOnCancelWith: .success(2))
+    let first = ManualTask<Int, TestError>(completingOnCancelWith: .success(1))
+    let second = ManualTask<Int, TestError>(completingOnCancelWith: .success(2))
     let zipped = Task { await zip(first.promise, second.promise).map { $0 + $1 }.result }
     await first.started.wait()
     await second.started.wait()
     zipped.cancel()
     #expect(await zipped.value == .success(3))
 
-    let inputs = (0..<3).map { AwaitedTask<Int, TestError>(completingOnCancelWith: .success($0)) }
+    let inputs = (0..<3).map { ManualTask<Int, TestError>(completingOnCancelWith: .success($0)) }
     let gathered = Task { await Promise.all(inputs.map(\.promise), maxConcurrent: 2).result }
     await inputs[0].started.wait()
     await inputs[1].started.wait()
@@ -254,7 +211,7 @@ struct PromiseConcurrencyAwaitTests {
 
   @Test("9.2 a cancelled await of a race cancels every input")
   func cancelledRaceCancelsEveryInput() async {
-    let inputs = (0..<3).map { _ in AwaitedTask<Int, LookupError>() }
+    let inputs = (0..<3).map { _ in ManualTask<Int, LookupError>() }
     let racing = Task { await Promise.race(inputs.map(\.promise)).result }
     for input in inputs { await input.started.wait() }
     racing.cancel()
@@ -263,7 +220,7 @@ struct PromiseConcurrencyAwaitTests {
   }
 
   /// Waits until the task's cancel handler has run.
-  func awaitingCancelHandler<T, E>(_ task: AwaitedTask<T, E>) async {
+  func awaitingCancelHandler<T, E>(_ task: ManualTask<T, E>) async {
     while task.cancels.current == 0 { await Task.yield() }
   }
 
