@@ -63,3 +63,24 @@ public func later<T: Sendable>(_ value: T) -> Promise<T, TestError> {
     DispatchQueue.global().async { completion(.success(value)) }
   }
 }
+
+/// Runs `promise` `runs` times at once, from the threads of `DispatchQueue.concurrentPerform`, and waits until as
+/// many results have been delivered; returns what each run delivered, in run order.
+///
+/// ```swift
+/// let deliveries = await runConcurrently(later(1), runs: 1_000)
+/// #expect(deliveries.allSatisfy { $0 == [.success(1)] })  // each run delivered exactly once
+/// ```
+public func runConcurrently<T: Sendable, E: Error>(_ promise: Promise<T, E>, runs: Int) async -> [[Result<T, E>]] {
+  let perRun = (0..<runs).map { _ in Recorder<Result<T, E>>() }
+  let total = Counter()
+  await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+    DispatchQueue.concurrentPerform(iterations: runs) { index in
+      promise.run { result in
+        perRun[index].append(result)
+        if total.increment() == runs { done.resume() }
+      }
+    }
+  }
+  return perRun.map(\.all)
+}

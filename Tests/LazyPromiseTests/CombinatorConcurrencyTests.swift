@@ -15,20 +15,9 @@ struct CombinatorConcurrencyTests {
         DispatchQueue.global().async { completion(.success(7)) }
       }
       .shared()
-      let runs = 1_000
-      let delivered = (0..<runs).map { _ in Counter() }
-      let total = Counter()
-      await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-        DispatchQueue.concurrentPerform(iterations: runs) { index in
-          shared.run { result in
-            #expect(result == .success(7))
-            delivered[index].increment()
-            if total.increment() == runs { done.resume() }
-          }
-        }
-      }
+      let deliveries = await runConcurrently(shared, runs: 1_000)
       #expect(works.current == 1)
-      #expect(delivered.allSatisfy { $0.current == 1 })
+      #expect(deliveries.allSatisfy { $0 == [.success(7)] })
     }
   }
 

@@ -12,18 +12,8 @@ struct PromiseThreadSafetyConcurrencyTests {
     let promise = later(1).map { $0 + 1 }.then { value in later(value * 2) }.then { value -> Result<Int, TestError> in
       .success(value + 1)
     }
-    let perRun = (0..<runs).map { _ in Counter() }
-    let total = Counter()
-    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-      DispatchQueue.concurrentPerform(iterations: runs) { index in
-        promise.run { result in
-          #expect(result == .success(5))
-          perRun[index].increment()
-          if total.increment() == runs { done.resume() }
-        }
-      }
-    }
-    #expect(perRun.allSatisfy { $0.current == 1 })
+    let deliveries = await runConcurrently(promise, runs: runs)
+    #expect(deliveries.allSatisfy { $0 == [.success(5)] })
   }
 
   @Test("2.9 cancelling while the task completes on another thread delivers exactly once or not at all")
