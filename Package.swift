@@ -22,7 +22,7 @@ let package = Package(
       name: "ITunesLookup", dependencies: ["LazyPromise", "LazyPromiseFoundation", "ExampleSupport"],
       resources: [.copy("Resources")]),
     .target(name: "LoopbackHTTPServer", path: "Tests/LoopbackHTTPServer"),
-    // The helpers every test target shares (counters, recorders, manual tasks); not a test target itself.
+    // What the test targets share (counters, recorders, manual tasks); a plain target, so that each can import it.
     .target(name: "LazyPromiseTestSupport", dependencies: ["LazyPromise"], path: "Tests/LazyPromiseTestSupport"),
     .testTarget(
       name: "LazyPromiseFoundationTests",
