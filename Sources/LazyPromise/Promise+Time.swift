@@ -186,18 +186,6 @@ extension Promise {
   ) -> Promise<T, E> {
     _retry(retries, backoff: (backoff, scheduler), shouldRetry: shouldRetry)
   }
-
-  private func _retry(
-    _ retries: Int, backoff: (RetryBackoff, any PromiseScheduler)?,
-    shouldRetry: @escaping @Sendable (E, Int) -> Bool
-  ) -> Promise<T, E> {
-    _operator { upstream, run, completion in
-      _RetryLoop(
-        upstream: upstream, retries: max(retries, 0), backoff: backoff, shouldRetry: shouldRetry, run: run,
-        completion: completion
-      ).start()
-    }
-  }
 }
 
 // MARK: - Promises that cannot fail
