@@ -19,7 +19,7 @@ extension Promise where T: Sendable {
 /// awaiting task is cancelled and the error type can say so — with that error.
 final class _AwaitBridge<T: Sendable, E: Error>: Sendable {
   private let handle = RunHandle()
-  private let continuation = Mutex<CheckedContinuation<Result<T, E>, Never>?>(nil)
+  private let continuation = Lock<CheckedContinuation<Result<T, E>, Never>?>(nil)
 
   /// Stores the continuation, then starts the run (unless the task was cancelled first and `cancelled` can say
   /// so).

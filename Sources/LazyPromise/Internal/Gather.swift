@@ -1,7 +1,24 @@
+import Synchronization
+
 /// The state of one run of a combinator over promises (`all`, `allSettled`, `race`, `any`, `zip`, `first(of:where:)`).
 ///
-/// A value type whose transitions return what the engine must do; the engine applies them with the lock
-/// released, so no input is started, cancelled or delivered to under the lock.
+/// A value type whose transitions, called under the engine's lock, return what the engine must do; the engine
+/// does it with the lock released, so no input is started, cancelled or delivered to under the lock.
+///
+/// `state` is `.running` until the run is decided or cancelled, then `.finished` for good:
+///
+/// - `.running`: `begin` makes the caller the driver, which takes inputs from `nextToStart()` (at most `limit`
+///   running at once) until it gets `nil`. Each input's slot goes `.waiting` → `.starting` (its `run` is being
+///   called) → `.running` (`started` gave its handle) → `.delivered` (`received`); an input that delivers before
+///   its `run` returns skips `.running`. A result received while no one drives, with inputs left to start, makes
+///   its receiver the driver. `interrupt` marks the run, which stays `.running`.
+/// - `.finished`: `begin` with no inputs, a decisive result, the last result and `cancel` end the run; every later
+///   event is ignored, except that an input whose `run` returns only now is cancelled.
+/// - `.modifying`: only inside a transition, which takes the running state out so that the slots are changed in
+///   place rather than copied.
+///
+/// An event that cannot happen traps with the state and the event: `begin` twice, the driver asking for an input
+/// while not driving, an input returning its handle twice or delivering twice.
 struct _GatherStateMachine<T, E: Error> {
   /// When the combined run is decided.
   enum Rule {
@@ -18,7 +35,7 @@ struct _GatherStateMachine<T, E: Error> {
     case firstWhere(_ decides: @Sendable (Result<T, E>) -> Bool)
   }
 
-  /// What the engine does after a transition.
+  /// What the engine does after `begin` or `received`.
   enum Action {
     case none
     /// Start inputs while `nextToStart()` gives one: the caller has become the driver.
@@ -26,49 +43,6 @@ struct _GatherStateMachine<T, E: Error> {
     /// The run is decided by `decisive` (or, when `nil`, by `results`, which then holds every input's result):
     /// cancel the inputs still running, then deliver.
     case finish(decisive: Result<T, E>?, results: [Result<T, E>?], cancel: [RunHandle])
-  }
-
-  let rule: Rule
-  let limit: Int
-  var results: [Result<T, E>?]
-  var settled: [Bool]
-  var handles: [RunHandle?]
-  var nextIndex = 0
-  var running = 0
-  var remaining: Int
-  var finished = false
-  var driving = false
-  /// The combined run was interrupted (cooperative cancellation): every input, running or started later, is too.
-  var interrupted = false
-
-  init(count: Int, rule: Rule, limit: Int?) {
-    self.rule = rule
-    self.limit = max(1, limit ?? count)
-    results = Array(repeating: nil, count: count)
-    settled = Array(repeating: false, count: count)
-    handles = Array(repeating: nil, count: count)
-    remaining = count
-  }
-
-  /// The combined run begins: with no inputs it is decided at once; otherwise the caller drives.
-  mutating func begin() -> Action {
-    guard remaining > 0 else {
-      finished = true
-      return .finish(decisive: nil, results: [], cancel: [])
-    }
-    driving = true
-    return .drive
-  }
-
-  /// The driver asks for the next input to start; `nil` ends its turn.
-  mutating func nextToStart() -> Int? {
-    guard !finished, nextIndex < results.count, running < limit else {
-      driving = false
-      return nil
-    }
-    running += 1
-    nextIndex += 1
-    return nextIndex - 1
   }
 
   /// What to do with an input that has just started.
@@ -81,20 +55,103 @@ struct _GatherStateMachine<T, E: Error> {
     case cancel
   }
 
+  /// One input of a running combinator.
+  enum Slot {
+    /// Not started yet.
+    case waiting
+    /// Its `run` is being called and has not returned its handle yet.
+    case starting
+    /// Running under this handle.
+    case running(RunHandle)
+    /// Delivered this result, which did not decide the run.
+    case delivered(Result<T, E>)
+  }
+
+  /// A run that is not decided yet.
+  struct Running {
+    /// One slot per input, in input order.
+    var slots: [Slot]
+    /// The next input to start: every input before it has started.
+    var nextIndex = 0
+    /// How many inputs have delivered; `nextIndex - delivered` are running.
+    var delivered = 0
+    /// Some caller is the driver, starting inputs.
+    var driving = false
+    /// The combined run was interrupted (cooperative cancellation): every input, running or started later, is too.
+    var interrupted = false
+  }
+
+  /// Where the run is; see the type's documentation.
+  enum State {
+    case running(Running)
+    case finished
+    case modifying
+  }
+
+  let rule: Rule
+  let limit: Int
+  private(set) var state: State
+
+  init(count: Int, rule: Rule, limit: Int?) {
+    self.rule = rule
+    self.limit = max(1, limit ?? count)
+    state = .running(Running(slots: Array(repeating: .waiting, count: count)))
+  }
+
+  /// The combined run begins: with no inputs it is decided at once; otherwise the caller drives.
+  mutating func begin() -> Action {
+    guard var running = takeRunning("begin") else { return .none }  // cancelled before it began
+    precondition(!running.driving && running.nextIndex == 0, "gather: begin in state .running (already begun)")
+    guard !running.slots.isEmpty else {
+      state = .finished
+      return .finish(decisive: nil, results: [], cancel: [])
+    }
+    running.driving = true
+    state = .running(running)
+    return .drive
+  }
+
+  /// The driver asks for the next input to start; `nil` ends its turn.
+  mutating func nextToStart() -> Int? {
+    guard var running = takeRunning("next input asked for") else { return nil }
+    precondition(running.driving, "gather: next input asked for in state .running with no driver")
+    let index = running.nextIndex
+    guard index < running.slots.count, index - running.delivered < limit else {
+      running.driving = false
+      state = .running(running)
+      return nil
+    }
+    running.slots[index] = .starting
+    running.nextIndex = index + 1
+    state = .running(running)
+    return index
+  }
+
   /// An input's `run` returned its handle.
   mutating func started(_ index: Int, handle: RunHandle) -> Started {
-    guard !finished else { return .cancel }
-    if !settled[index] { handles[index] = handle }
+    guard var running = takeRunning("input \(index) started") else { return .cancel }
+    switch running.slots[index] {
+    case .starting:
+      running.slots[index] = .running(handle)
+    case .delivered:
+      break  // it delivered before its `run` returned: nothing to cancel
+    case .waiting, .running:
+      preconditionFailure("gather: input \(index) started in state .running with its slot \(running.slots[index])")
+    }
+    let interrupted = running.interrupted
+    state = .running(running)
     return interrupted ? .interrupt : .keep
   }
 
   /// An input delivered `result`.
   mutating func received(_ result: Result<T, E>, from index: Int) -> Action {
-    guard !finished else { return .none }
-    running -= 1
-    remaining -= 1
-    settled[index] = true
-    handles[index] = nil
+    guard var running = takeRunning("input \(index) delivered") else { return .none }
+    switch running.slots[index] {
+    case .starting, .running:
+      running.slots[index] = .delivered(result)
+    case .waiting, .delivered:
+      preconditionFailure("gather: input \(index) delivered in state .running with its slot \(running.slots[index])")
+    }
     let decisive: Bool
     switch (rule, result) {
     case (.first, _), (.allSucceed, .failure), (.firstSuccess, .success): decisive = true
@@ -102,40 +159,79 @@ struct _GatherStateMachine<T, E: Error> {
     default: decisive = false
     }
     if decisive {
-      return finish(decisive: result, results: [])
+      state = .finished
+      return .finish(decisive: result, results: [], cancel: running.handles())
     }
-    results[index] = result
-    if remaining == 0 {
-      return finish(decisive: nil, results: results)
+    running.delivered += 1
+    if running.delivered == running.slots.count {
+      state = .finished
+      return .finish(decisive: nil, results: running.results(), cancel: [])
     }
-    guard !driving, nextIndex < results.count else { return .none }
-    driving = true
+    guard !running.driving, running.nextIndex < running.slots.count else {
+      state = .running(running)
+      return .none
+    }
+    running.driving = true
+    state = .running(running)
     return .drive
   }
 
   /// The combined run was cancelled: nothing more starts or is delivered; cancel the inputs still running.
   mutating func cancel() -> [RunHandle] {
-    guard !finished else { return [] }
-    finished = true
-    defer { handles = [] }
-    return handles.compactMap { $0 }
+    guard let running = takeRunning("cancel") else { return [] }
+    state = .finished
+    return running.handles()
   }
 
   /// The combined run was interrupted: interrupt the inputs still running, and every input started from now on;
   /// results are still collected and delivered.
   mutating func interrupt() -> [RunHandle] {
-    guard !finished else { return [] }
-    interrupted = true
-    return handles.compactMap { $0 }
+    guard var running = takeRunning("interrupt") else { return [] }
+    running.interrupted = true
+    let handles = running.handles()
+    state = .running(running)
+    return handles
   }
 
-  private mutating func finish(decisive: Result<T, E>?, results: [Result<T, E>?]) -> Action {
-    finished = true
-    defer {
-      handles = []
-      self.results = []
+  /// Takes the running state out for a transition, leaving `.modifying` until the transition stores the next
+  /// state; `nil` once the run is finished.
+  private mutating func takeRunning(_ event: @autoclosure () -> String) -> Running? {
+    switch state {
+    case .running(let running):
+      state = .modifying
+      return running
+    case .finished:
+      return nil
+    case .modifying:
+      preconditionFailure("gather: \(event()) in state .modifying")
     }
-    return .finish(decisive: decisive, results: results, cancel: handles.compactMap { $0 })
+  }
+}
+
+extension _GatherStateMachine.Action: Sendable where T: Sendable {}
+
+extension _GatherStateMachine.Running {
+  // Both loops read the slots by index: a `for`-`in` loop or `map` over them, unspecialized (the library's generic
+  // code runs for the caller's types), reads each slot through `Collection`'s read accessor, which allocates a
+  // frame for a slot whose size is only known at run time.
+
+  /// The handles of the inputs still running.
+  func handles() -> [RunHandle] {
+    var handles: [RunHandle] = []
+    for index in slots.indices {
+      if case .running(let handle) = slots[index] { handles.append(handle) }
+    }
+    return handles
+  }
+
+  /// Every input's result, once every input has delivered.
+  func results() -> [Result<T, E>?] {
+    var results: [Result<T, E>?] = []
+    results.reserveCapacity(slots.count)
+    for index in slots.indices {
+      if case .delivered(let result) = slots[index] { results.append(result) } else { results.append(nil) }
+    }
+    return results
   }
 }
 
@@ -149,7 +245,7 @@ final class _Gather<T: Sendable, E: Error>: @unchecked Sendable {  // its mutabl
   typealias Finish = @Sendable (_ decisive: Result<T, E>?, _ results: [Result<T, E>?]) -> Void
 
   private let inputs: [Promise<T, E>]
-  private let state: _Locked<_GatherStateMachine<T, E>>
+  private let state: Lock<_GatherStateMachine<T, E>>
   /// Set until `deinit`, which releases it in bounded stack: it holds the run of the enclosing combinator, so
   /// nested combinators' runs are a chain that would otherwise be freed recursively.
   private var finish: Finish?
@@ -159,7 +255,7 @@ final class _Gather<T: Sendable, E: Error>: @unchecked Sendable {  // its mutabl
     finish: @escaping Finish
   ) {
     self.inputs = inputs
-    self.state = .make(_GatherStateMachine(count: inputs.count, rule: rule, limit: limit))
+    self.state = Lock(_GatherStateMachine(count: inputs.count, rule: rule, limit: limit))
     self.finish = finish
   }
 

@@ -1,59 +1,43 @@
 import Synchronization
 
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Android)
-  import Android
-#endif
-
-/// A pthread mutex and the state it guards, in one allocation: the state is the buffer's header and the mutex
-/// its tail-allocated element, so the mutex has a stable address and costs no allocation of its own.
+/// The library's one lock: the standard library's `Mutex`, stored inline in the object whose state it guards (no
+/// allocation of its own), and a witness word that shows the thread sanitizer the order the mutex imposes.
 ///
-/// `withLock` runs only the caller's state transition under the mutex; callers never call out (observers,
-/// completions, cancel handlers) while holding it. (`ManagedBuffer` is not `Sendable`; a type that shares a
-/// `_Locked` across threads declares itself `@unchecked Sendable`, the lock being what makes that true.)
-final class _Locked<State>: ManagedBuffer<State, pthread_mutex_t> {
-  /// Makes the lock with its initial state.
-  static func make(_ initial: State) -> _Locked<State> {
-    let buffer = create(minimumCapacity: 1) { _ in initial }
-    buffer.withUnsafeMutablePointerToElements { mutex in
-      let status = pthread_mutex_init(mutex, nil)
-      precondition(status == 0, "LazyPromise: pthread_mutex_init failed with \(status)")
-    }
-    return unsafeDowncast(buffer, to: _Locked<State>.self)
-  }
+/// The witness is read with an acquiring load when a critical section starts and written with a releasing store
+/// when it ends. That orders nothing the mutex does not already order; it makes that order visible. On Linux a
+/// contended `Mutex` waits in the standard library's futex code, which is not instrumented, so without the witness
+/// the sanitizer reports two critical sections of one lock as a race. It costs two plain moves on x86-64 (`ldar`
+/// and `stlr` on arm64).
+///
+/// `withLock` hands the body's result out as it is, where `Mutex.withLock` asks for a `sending` one that a state
+/// holding non-`Sendable` promises and completions cannot give. That is sound for the engines that use it: each
+/// declares itself `@unchecked Sendable` because every access to its state is under this lock, and each runs only
+/// its state transition there, never calling out (observers, completions, cancel handlers) while holding it.
+///
+/// ```swift
+/// private let state = Lock(State())
+/// let action = state.withLock { $0.childFinished(index, result) }
+/// run(action)  // after the lock is released
+/// ```
+struct Lock<State>: ~Copyable {
+  private let mutex: Mutex<State>
+  private let witness = Atomic<Int>(0)
 
-  deinit {
-    // The header (the state) is destroyed by `ManagedBuffer`; the mutex is ours to destroy.
-    _ = withUnsafeMutablePointerToElements { pthread_mutex_destroy($0) }
+  /// Makes the lock with its initial state (which only the lock holds from now on).
+  init(_ initial: consuming State) {
+    nonisolated(unsafe) let initial = initial
+    mutex = Mutex(initial)
   }
 
   /// Runs `body` with exclusive access to the state.
-  func withLock<Result>(_ body: (inout State) -> Result) -> Result {
-    withUnsafeMutablePointers { state, mutex in
-      pthread_mutex_lock(mutex)
-      defer { pthread_mutex_unlock(mutex) }
-      return body(&state.pointee)
-    }
-  }
-}
-
-/// The library's one lock is the standard library's `Mutex`, stored inline in the object that owns the state (no
-/// allocation of its own). `withLock` asks its body to return a `sending` value, which a state that holds
-/// non-`Sendable` promises and completions cannot give; `withLockedState` hands the body's result out as it is.
-///
-/// That is sound for the engines that use it: each one declares itself `@unchecked Sendable` because every access
-/// to its state is under this lock, and each runs only its state transition there, never calling out
-/// (observers, completions, cancel handlers) while holding it.
-extension Mutex where Value: ~Copyable {
-  borrowing func withLockedState<Result>(_ body: (inout Value) -> Result) -> Result {
-    withLock { (value: inout sending Value) -> sending _Unchecked<Result> in
-      nonisolated(unsafe) let result = body(&value)
-      return _Unchecked(result)
+  borrowing func withLock<Result>(_ body: (inout State) -> Result) -> Result {
+    mutex.withLock { (state: inout sending State) -> sending Unchecked<Result> in
+      _ = witness.load(ordering: .acquiring)
+      defer { witness.store(0, ordering: .releasing) }
+      nonisolated(unsafe) let result = body(&state)
+      return Unchecked(result)
     }.value
   }
 }
+
+extension Lock: @unchecked Sendable {}  // the mutex is what makes sharing the state safe

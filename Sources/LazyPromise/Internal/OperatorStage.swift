@@ -73,7 +73,7 @@ final class _OperatorStage<S, F: Error, T, E: Error>: _Stage<T, E>, @unchecked S
     let task: Promise<T, E>.AsyncTask
     switch this.work {
     case .overUpstream(let source, let operation):
-      let upstream = _Unchecked(Promise(_source: source, _owner: this._owner))
+      let upstream = Unchecked(Promise(_source: source, _owner: this._owner))
       task = { completion in operation(upstream.value, run, completion) }
     case .combinator(let operation):
       task = { completion in operation(run, completion) }

@@ -16,12 +16,12 @@ final class _PendingRuns<T, E: Error>: @unchecked Sendable {  // its mutable sta
     var isDelivered = false
   }
 
-  private let state = Mutex(State())
+  private let state = Lock(State())
 
   /// Runs one run of the view: delivers `future`'s result to `completion`, or waits for it until the run is
   /// cancelled.
   func run(_ future: Future<T, E>, _ run: _TaskRun, completion: @escaping Promise<T, E>.Completion) {
-    let key: Int? = state.withLockedState { state in
+    let key: Int? = state.withLock { state in
       guard !state.isDelivered, future.result == nil else { return nil }
       let key = state.nextKey
       state.nextKey += 1
@@ -34,10 +34,10 @@ final class _PendingRuns<T, E: Error>: @unchecked Sendable {  // its mutable sta
     }
     run.onStop { [self] mode in
       guard mode == .cancel else { return }  // an interrupted run still delivers the result
-      let removed = state.withLockedState { $0.waiting.removeValue(forKey: key) }
+      let removed = state.withLock { $0.waiting.removeValue(forKey: key) }
       withExtendedLifetime(removed) {}  // released here, with the lock no longer held
     }
-    let observe = state.withLockedState { state in
+    let observe = state.withLock { state in
       defer { state.isObserving = true }
       return !state.isObserving
     }
@@ -48,7 +48,7 @@ final class _PendingRuns<T, E: Error>: @unchecked Sendable {  // its mutable sta
   }
 
   private func deliver(_ result: Result<T, E>) {
-    let waiting = state.withLockedState { state in
+    let waiting = state.withLock { state in
       state.isDelivered = true
       defer { state.waiting = [:] }
       return state.waiting

@@ -13,7 +13,7 @@ final class _ReduceLoop<T, E: Error, Accumulated>: @unchecked Sendable {
   private let inputs: [Promise<T, E>]
   private let combine: @Sendable (Accumulated, T) -> Accumulated
   private let completion: @Sendable (Result<Accumulated, E>) -> Void
-  private let state = Mutex(State())
+  private let state = Lock(State())
 
   init(
     inputs: [Promise<T, E>], combine: @escaping @Sendable (Accumulated, T) -> Accumulated,
@@ -38,13 +38,13 @@ final class _ReduceLoop<T, E: Error, Accumulated>: @unchecked Sendable {
       return state.stop
     }
     if let stop { child._stop(stop) }
-    let next = _Unchecked(accumulated)
+    let next = Unchecked(accumulated)
     inputs[index]._run(under: child) { [self] result in
       switch result {
       case .failure(let error):
         completion(.failure(error))
       case .success(let value):
-        let folded = _Unchecked(combine(next.value, value))
+        let folded = Unchecked(combine(next.value, value))
         // A synchronous input re-enters `step` from inside the last one: go through the trampoline, as
         // every run-time join does, so any number of inputs runs in bounded stack.
         _hop({ step(index + 1, folded.value) }, { { self.step(index + 1, folded.value) } })

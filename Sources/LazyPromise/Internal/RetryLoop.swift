@@ -1,97 +1,289 @@
 import Synchronization
 
-/// The state of one `retry` operator task: the attempt in progress or the wait before the next, and how the run
-/// was stopped. Callbacks (the caller's predicate, the completion, child runs) are called with no lock held.
-final class _RetryLoop<T, E: Error>: @unchecked Sendable {
-  private struct State {
-    var retriesDone = 0
-    /// The attempt in progress (or the last one, while waiting).
-    var child: RunHandle?
-    /// While waiting before a retry: the error that caused it, and then the timer.
-    var waitingError: E?
-    var timer: ScheduledWork?
-    var stop: _StopMode?
+/// The state of one `retry` run: which attempt is running or what it waits for, and how many retries were taken.
+///
+/// A value type whose transitions, called under the engine's lock, return what the engine must do; the engine
+/// does it with the lock released (the caller's predicate, the scheduler, the completion, child runs). `phase`:
+///
+/// - `.attempting(child)`: an attempt runs under `child` (or is about to: the first from the start, a retry from
+///   the transition that took it). `failed` goes to `.deciding` while retries are left, else to `.finished`.
+/// - `.deciding`: the caller's predicate is deciding whether to retry, with no lock held. Taking the retry goes to
+///   `.attempting` (`retryNow`) or `.waiting` (`retryAfterWait`); declining delivers the failure with no
+///   transition, as does a success: nothing but a stop can follow them.
+/// - `.waiting(error, timer)`: waiting before the next attempt, for the timer once `armed` stores it; `timerFired`
+///   goes to `.attempting`.
+/// - `.stopped(mode, attempt)`: the run was cancelled or interrupted; `attempt` is the attempt it stopped, if one
+///   was running or about to. A failure (or a retry taken while the predicate ran) is delivered; nothing starts.
+///   An interrupted wait delivers its error at once.
+/// - `.finished`: the last retry failed; its failure was delivered.
+///
+/// An event that cannot happen traps with the phase and the event: an attempt failing while none runs, a retry
+/// taken while nothing was being decided, an attempt deferred by the trampoline that is not the one in progress.
+/// Timer events tolerate any phase, since a scheduler may run a timer's work after it was cancelled.
+struct _RetryStateMachine<E: Error> {
+  /// Where the run is; see the type's documentation.
+  enum Phase {
+    case attempting(RunHandle)
+    case deciding
+    case waiting(E, timer: ScheduledWork?)
+    case stopped(_StopMode, attempt: RunHandle?)
+    case finished
   }
 
+  /// What the engine does after an attempt failed.
+  enum Failed: Equatable {
+    /// Ask the caller's predicate, telling it how many retries are left.
+    case ask(remaining: Int)
+    /// Deliver the failure: no retry is left, or the run was stopped.
+    case deliver
+  }
+
+  /// What the engine does after the predicate took a retry that starts at once.
+  enum RetryNow {
+    /// Start the retry under this handle (through the trampoline).
+    case attempt(RunHandle)
+    /// Deliver the failure: the run was stopped while the predicate ran.
+    case deliver
+  }
+
+  /// What the engine does after the predicate took a retry that starts after a wait.
+  enum RetryAfterWait: Equatable {
+    /// Wait before retry number `retry` (1 for the first), then start it.
+    case wait(retry: Int)
+    /// Deliver the failure: the run was stopped while the predicate ran.
+    case deliver
+  }
+
+  /// What the engine does with a timer it has just armed.
+  enum Armed: Equatable {
+    /// Nothing: the run waits for it.
+    case keep
+    /// Cancel it: the run was stopped, or the timer fired, before it was stored.
+    case cancel
+  }
+
+  /// What the engine does after the run was stopped.
+  enum Stop {
+    case none
+    /// Stop the attempt in progress (or about to start) the same way.
+    case stopAttempt(RunHandle)
+    /// Stop the wait: cancel its timer, if armed, and deliver `error` if there is one (the run was interrupted).
+    case stopWait(timer: ScheduledWork?, deliver: E?)
+  }
+
+  /// How many retries the run may take.
+  let retries: Int
+  /// How many it has taken.
+  private(set) var retriesDone = 0
+  private(set) var phase: Phase
+
+  /// A run of up to `retries` retries whose first attempt runs under `first`.
+  init(retries: Int, first: RunHandle) {
+    self.retries = retries
+    phase = .attempting(first)
+  }
+
+  /// The attempt in progress failed.
+  mutating func failed() -> Failed {
+    switch phase {
+    case .attempting:
+      guard retriesDone < retries else {
+        phase = .finished
+        return .deliver
+      }
+      phase = .deciding
+      return .ask(remaining: retries - retriesDone)
+    case .stopped:
+      return .deliver
+    case .deciding, .waiting, .finished:
+      preconditionFailure("retry: an attempt failed in phase \(phase.name)")
+    }
+  }
+
+  /// The predicate took a retry that starts at once: under a new handle, made here so that a stop finds it.
+  mutating func retryNow() -> RetryNow {
+    switch phase {
+    case .deciding:
+      retriesDone += 1
+      let child = RunHandle()
+      phase = .attempting(child)
+      return .attempt(child)
+    case .stopped:
+      return .deliver
+    case .attempting, .waiting, .finished:
+      preconditionFailure("retry: a retry was taken in phase \(phase.name)")
+    }
+  }
+
+  /// The predicate took a retry that starts after a wait; `error` is delivered if the wait is interrupted.
+  mutating func retryAfterWait(_ error: E) -> RetryAfterWait {
+    switch phase {
+    case .deciding:
+      retriesDone += 1
+      phase = .waiting(error, timer: nil)
+      return .wait(retry: retriesDone)
+    case .stopped:
+      return .deliver
+    case .attempting, .waiting, .finished:
+      preconditionFailure("retry: a retry after a wait was taken in phase \(phase.name)")
+    }
+  }
+
+  /// The engine armed `timer` for retry number `retry`.
+  mutating func armed(_ timer: ScheduledWork, forRetry retry: Int) -> Armed {
+    guard case .waiting(let error, timer: nil) = phase, retry == retriesDone else { return .cancel }
+    phase = .waiting(error, timer: timer)
+    return .keep
+  }
+
+  /// The wait's timer fired: the retry starts under the handle returned, or, if the run is no longer waiting
+  /// (it was stopped), nothing starts.
+  mutating func timerFired() -> RunHandle? {
+    guard case .waiting = phase else { return nil }
+    let child = RunHandle()
+    phase = .attempting(child)
+    return child
+  }
+
+  /// The trampoline deferred the start of the retry `retryNow` returned: the handle it runs under (stopped since,
+  /// if the run was).
+  func deferredAttempt() -> RunHandle {
+    switch phase {
+    case .attempting(let child), .stopped(_, attempt: let child?):
+      return child
+    case .deciding, .waiting, .stopped, .finished:
+      preconditionFailure("retry: a deferred attempt started in phase \(phase.name)")
+    }
+  }
+
+  /// The run was stopped: no attempt starts any more.
+  mutating func stop(_ mode: _StopMode) -> Stop {
+    switch phase {
+    case .attempting(let child):
+      phase = .stopped(mode, attempt: child)
+      return .stopAttempt(child)
+    case .deciding:
+      phase = .stopped(mode, attempt: nil)
+      return .none
+    case .waiting(let error, let timer):
+      phase = .stopped(mode, attempt: nil)
+      return .stopWait(timer: timer, deliver: mode == .interrupt ? error : nil)
+    case .stopped, .finished:
+      return .none
+    }
+  }
+}
+
+extension _RetryStateMachine.Phase {
+  /// The phase's name, for trap messages.
+  var name: String {
+    switch self {
+    case .attempting: ".attempting"
+    case .deciding: ".deciding"
+    case .waiting: ".waiting"
+    case .stopped: ".stopped"
+    case .finished: ".finished"
+    }
+  }
+}
+
+/// One `retry` run: runs the attempts one after another, asks the caller's predicate after each failure, and waits
+/// between attempts when there is a backoff. Each event takes the lock once: an attempt failing, the predicate
+/// taking a retry, a timer armed, a timer fired, the run stopped.
+final class _RetryLoop<T, E: Error>: @unchecked Sendable {  // its mutable state is behind `state`'s lock
   private let upstream: Promise<T, E>
-  private let retries: Int
   private let backoff: (RetryBackoff, any PromiseScheduler)?
   private let shouldRetry: @Sendable (E, Int) -> Bool
-  private let run: _TaskRun
   private let completion: Promise<T, E>.Completion
-  private let state: Mutex<State>
+  private let state: Lock<_RetryStateMachine<E>>
 
-  init(
-    upstream: Promise<T, E>, retries: Int, backoff: (RetryBackoff, any PromiseScheduler)?,
-    shouldRetry: @escaping @Sendable (E, Int) -> Bool, run: _TaskRun, completion: @escaping Promise<T, E>.Completion
+  private init(
+    upstream: Promise<T, E>, retries: Int, first: RunHandle, backoff: (RetryBackoff, any PromiseScheduler)?,
+    shouldRetry: @escaping @Sendable (E, Int) -> Bool, completion: @escaping Promise<T, E>.Completion
   ) {
     self.upstream = upstream
-    self.retries = retries
     self.backoff = backoff
     self.shouldRetry = shouldRetry
-    self.run = run
     self.completion = completion
-    state = Mutex(State())
+    state = Lock(_RetryStateMachine(retries: retries, first: first))
   }
 
-  /// Starts the first attempt.
-  func start() {
-    run.onStop { [self] mode in stop(mode) }
-    attempt()
+  /// Starts a `retry` run of `upstream` for the operator task of `run`: the first attempt, now.
+  static func start(
+    _ upstream: Promise<T, E>, retries: Int, backoff: (RetryBackoff, any PromiseScheduler)?,
+    shouldRetry: @escaping @Sendable (E, Int) -> Bool, run: _TaskRun, completion: @escaping Promise<T, E>.Completion
+  ) {
+    let first = RunHandle()
+    let loop = _RetryLoop(
+      upstream: upstream, retries: retries, first: first, backoff: backoff, shouldRetry: shouldRetry,
+      completion: completion)
+    run.onStop { [loop] mode in loop.stop(mode) }
+    loop.attempt(first)
   }
 
-  private func attempt() {
-    let child = RunHandle()
-    let stop = state.withLock { state in
-      state.child = child
-      return state.stop
-    }
-    if let stop { child._stop(stop) }  // stopped between the failure and this attempt
+  private func attempt(_ child: RunHandle) {
     upstream._run(under: child) { [self] result in finish(result) }
   }
 
   private func finish(_ result: Result<T, E>) {
-    guard case .failure(let error) = result,
-      let remaining = state.withLock({ $0.stop == nil && $0.retriesDone < retries ? retries - $0.retriesDone : nil }),
-      shouldRetry(error, remaining)
-    else { return completion(result) }
-    // Take the retry, unless the run was stopped while the predicate ran.
-    let retry: Int? = state.withLock { state in
-      guard state.stop == nil else { return nil }
-      state.retriesDone += 1
-      if backoff != nil { state.waitingError = error }
-      return state.retriesDone
+    guard case .failure(let error) = result else { return completion(result) }
+    switch state.withLock({ $0.failed() }) {
+    case .deliver:
+      completion(result)
+    case .ask(let remaining):
+      guard shouldRetry(error, remaining) else { return completion(result) }
+      retry(after: error)
     }
-    guard let retry else { return completion(result) }
+  }
+
+  private func retry(after error: E) {
     guard let (backoff, scheduler) = backoff else {
-      // A synchronous failure retried at once re-enters `attempt` from inside the last one: go through the
-      // trampoline, as every run-time join does, so a long streak of failures runs in bounded stack.
-      return _hop({ attempt() }, { { self.attempt() } })
-    }
-    let timer = scheduler.enqueue(after: backoff.delay(beforeRetry: retry)) { [self] in
-      let due = state.withLock { state in
-        defer { state.timer = nil }
-        return state.waitingError.take() != nil
+      switch state.withLock({ $0.retryNow() }) {
+      case .attempt(let child):
+        // A synchronous failure retried at once re-enters `attempt` from inside the last one: go through the
+        // trampoline, as every run-time join does, so a long streak of failures runs in bounded stack. A deferred
+        // start looks its handle up again, so that the deferred closure holds the loop alone (no allocation).
+        return _hop({ attempt(child) }, { { self.attempt(self.state.withLock { $0.deferredAttempt() }) } })
+      case .deliver:
+        return completion(.failure(error))
       }
-      if due { attempt() }
     }
-    let stillWaiting = state.withLock { state in
-      guard state.waitingError != nil else { return false }
-      state.timer = timer
-      return true
+    switch state.withLock({ $0.retryAfterWait(error) }) {
+    case .wait(let retry):
+      let timer = scheduler.enqueue(after: backoff.delay(beforeRetry: retry)) { [self] in
+        if let child = state.withLock({ $0.timerFired() }) { attempt(child) }
+      }
+      if state.withLock({ $0.armed(timer, forRetry: retry) }) == .cancel { timer.cancel() }
+    case .deliver:
+      completion(.failure(error))
     }
-    if !stillWaiting { timer.cancel() }  // stopped (or fired) before the timer was stored
   }
 
   private func stop(_ mode: _StopMode) {
-    let (child, timer, waitingError) = state.withLock { state in
-      state.stop = mode
-      defer { state.timer = nil }
-      return (state.child, state.timer, state.waitingError.take())
+    switch state.withLock({ $0.stop(mode) }) {
+    case .none:
+      break
+    case .stopAttempt(let child):
+      child._stop(mode)
+    case .stopWait(let timer, let error):
+      timer?.cancel()
+      // Interrupted while waiting: finish early with the error that caused the wait.
+      if let error { completion(.failure(error)) }
     }
-    child?._stop(mode)
-    timer?.cancel()
-    // Interrupted while waiting: finish early with the error that caused the wait.
-    if mode == .interrupt, let waitingError { completion(.failure(waitingError)) }
+  }
+}
+
+extension Promise {
+  /// The `retry` operators' one engine: up to `retries` more attempts while `shouldRetry` accepts the error and the
+  /// retries left, at once or after `backoff` on its scheduler.
+  func _retry(
+    _ retries: Int, backoff: (RetryBackoff, any PromiseScheduler)?,
+    shouldRetry: @escaping @Sendable (E, Int) -> Bool
+  ) -> Promise<T, E> {
+    _operator { upstream, run, completion in
+      _RetryLoop.start(
+        upstream, retries: max(retries, 0), backoff: backoff, shouldRetry: shouldRetry, run: run,
+        completion: completion)
+    }
   }
 }

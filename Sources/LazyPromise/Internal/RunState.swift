@@ -79,17 +79,8 @@ extension RunHandle {
   }
 
   /// Runs `body` with the cancel handlers locked.
-  ///
-  /// The acquiring load and the releasing store of `_handlersWitness` order nothing the lock does not already
-  /// order; they make that order visible to the thread sanitizer. On Linux a contended `Mutex` waits in the
-  /// standard library's futex code, which is not instrumented, so without them the sanitizer reports two critical
-  /// sections of the same lock as a race. They cost two plain moves on x86-64 (and `ldar`/`stlr` on arm64).
   func _withHandlers<Result: Sendable>(_ body: (inout _CancelHandlers) -> Result) -> Result {
-    _handlers.withLock { handlers in
-      _ = _handlersWitness.load(ordering: .acquiring)
-      defer { _handlersWitness.store(0, ordering: .releasing) }
-      return body(&handlers)
-    }
+    _handlers.withLock(body)
   }
 
   /// Forgets the handlers of a task that has completed.

@@ -40,17 +40,15 @@ final class _SharedWork<T, E: Error>: @unchecked Sendable {  // its mutable stat
     case start(Promise<T, E>, RunHandle, attempt: Int, key: Int)
   }
 
-  private let state: Mutex<State>
+  private let state: Lock<State>
 
   init(_ promise: Promise<T, E>) {
-    // The promise is immutable and only run from under this object, so handing it to the lock is safe.
-    nonisolated(unsafe) let initial = State(phase: .idle(promise))
-    state = Mutex(initial)
+    state = Lock(State(phase: .idle(promise)))
   }
 
   /// One run of the shared promise: starts the work if it is not running, and waits for it.
   func run(_ run: _TaskRun, completion: @escaping Promise<T, E>.Completion) {
-    let join = state.withLockedState { state -> Join in
+    let join = state.withLock { state -> Join in
       switch state.phase {
       case .done(let result):
         return .deliver(result)
@@ -79,7 +77,7 @@ final class _SharedWork<T, E: Error>: @unchecked Sendable {  // its mutable stat
   private func leave(_ key: Int, when run: _TaskRun) {
     run.onStop { [self] mode in
       guard mode == .cancel else { return }
-      let (removed, orphaned) = state.withLockedState { state -> (Promise<T, E>.Completion?, RunHandle?) in
+      let (removed, orphaned) = state.withLock { state -> (Promise<T, E>.Completion?, RunHandle?) in
         guard let removed = state.waiting.removeValue(forKey: key) else { return (nil, nil) }
         guard state.waiting.isEmpty, case .running(let promise, let handle, _) = state.phase else {
           return (removed, nil)
@@ -94,7 +92,7 @@ final class _SharedWork<T, E: Error>: @unchecked Sendable {  // its mutable stat
 
   /// Keeps attempt `attempt`'s result and delivers it to every waiting run, in the order they began.
   private func finish(_ attempt: Int, with result: Result<T, E>) {
-    let waiting = state.withLockedState { state -> [Int: Promise<T, E>.Completion] in
+    let waiting = state.withLock { state -> [Int: Promise<T, E>.Completion] in
       // The result of an attempt whose runs were all cancelled is not kept: a later run starts the work anew.
       guard case .running(_, handle: _, attempt: attempt) = state.phase else { return [:] }
       state.phase = .done(result)

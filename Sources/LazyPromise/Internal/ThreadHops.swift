@@ -12,7 +12,7 @@ final class _ReceiveStage<T, E: Error, S: PromiseScheduler>: _Stage<T, E>, @unch
       this.upstream.start(handle) { admission in
         { result in
           guard admission.admit(handle), !handle._isCancelled else { return }
-          let handoff = _Unchecked(result)
+          let handoff = Unchecked(result)
           scheduler.enqueue {
             guard !handle._isCancelled else { return }
             _deliver(handoff.value, to: completion)

@@ -6,7 +6,7 @@
 /// - a promise an operator runs (again) from another thread: a promise is immutable, and running it from the
 ///   thread a result arrived on is what every stage does;
 /// - a thread-safe object from a module without `Sendable` annotations (a Dispatch source).
-struct _Unchecked<Value>: @unchecked Sendable {
+struct Unchecked<Value>: @unchecked Sendable {
   let value: Value
 
   init(_ value: Value) {

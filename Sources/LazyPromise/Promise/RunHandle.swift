@@ -15,15 +15,12 @@ public final class RunHandle: Sendable {
   // The run's state word; its layout is in `Internal/RunState.swift`.
   @usableFromInline let _state: Atomic<Int>
   // The pending task's cancel handlers, under a lock of their own; see `_CancelHandlers` for why this is safe.
-  let _handlers: Mutex<_CancelHandlers>
-  // Read at the start and written at the end of every critical section of `_handlers`; see `_withHandlers`.
-  let _handlersWitness: Atomic<Int>
+  let _handlers: Lock<_CancelHandlers>
 
   @usableFromInline
   init() {
     _state = Atomic(0)
-    _handlers = Mutex(_CancelHandlers())
-    _handlersWitness = Atomic(0)
+    _handlers = Lock(_CancelHandlers())
   }
 
   deinit {

@@ -25,7 +25,7 @@ extension Promise {
     _operator { upstream, run, completion in
       upstream._run(under: run.makeChild()) { result in
         guard case .success(let value) = result else { return completion(result) }
-        let handoff = _Unchecked(value)
+        let handoff = Unchecked(value)
         let once = _Once()
         let timer = scheduler.enqueue(after: interval) {
           if once.claim() { completion(.success(handoff.value)) }
@@ -185,18 +185,6 @@ extension Promise {
     if shouldRetry: @escaping @Sendable (_ error: E, _ remaining: Int) -> Bool
   ) -> Promise<T, E> {
     _retry(retries, backoff: (backoff, scheduler), shouldRetry: shouldRetry)
-  }
-
-  private func _retry(
-    _ retries: Int, backoff: (RetryBackoff, any PromiseScheduler)?,
-    shouldRetry: @escaping @Sendable (E, Int) -> Bool
-  ) -> Promise<T, E> {
-    _operator { upstream, run, completion in
-      _RetryLoop(
-        upstream: upstream, retries: max(retries, 0), backoff: backoff, shouldRetry: shouldRetry, run: run,
-        completion: completion
-      ).start()
-    }
   }
 }
 

@@ -98,7 +98,7 @@ extension DispatchQueue: PromiseScheduler {
   ///   - work: The work to run.
   /// - Returns: What cancels the work.
   public func enqueue(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> ScheduledWork {
-    let timer = _Unchecked(DispatchSource.makeTimerSource(queue: self))  // thread-safe, not annotated
+    let timer = Unchecked(DispatchSource.makeTimerSource(queue: self))  // thread-safe, not annotated
     let once = _Once()
     timer.value.setEventHandler {
       guard once.claim() else { return }

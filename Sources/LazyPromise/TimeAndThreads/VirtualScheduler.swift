@@ -80,7 +80,7 @@ public final class VirtualScheduler: PromiseScheduler {
     }
   }
 
-  private let state = Mutex(State())
+  private let state = Lock(State())
 
   /// Creates a scheduler whose clock reads zero.
   ///

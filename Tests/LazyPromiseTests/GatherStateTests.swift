@@ -1,0 +1,206 @@
+import LazyPromiseTestSupport
+import Testing
+
+@testable import LazyPromise
+
+/// The transitions of `_GatherStateMachine`, event by event: what each returns for the engine to do (issue 10).
+@Suite("gather state machine transitions")
+struct GatherStateTests {
+  typealias Machine = _GatherStateMachine<Int, TestError>
+
+  /// What an action says, in a form a test can compare: the handles to cancel by identity.
+  enum Did: Equatable {
+    case none
+    case drive
+    case finish(decisive: Result<Int, TestError>?, results: [Result<Int, TestError>?], cancel: [ObjectIdentifier])
+
+    init(_ action: Machine.Action) {
+      switch action {
+      case .none: self = .none
+      case .drive: self = .drive
+      case .finish(let decisive, let results, let cancel):
+        self = .finish(decisive: decisive, results: results, cancel: cancel.map(ObjectIdentifier.init))
+      }
+    }
+  }
+
+  /// A machine whose run has begun and started every input under a handle of its own.
+  static func allStarted(_ count: Int, rule: Machine.Rule) -> (Machine, [RunHandle]) {
+    var machine = Machine(count: count, rule: rule, limit: nil)
+    #expect(Did(machine.begin()) == .drive)
+    var handles: [RunHandle] = []
+    while let index = machine.nextToStart() {
+      handles.append(RunHandle())
+      #expect(machine.started(index, handle: handles[index]) == .keep)
+    }
+    #expect(handles.count == count)
+    return (machine, handles)
+  }
+
+  static func ids(_ handles: [RunHandle]) -> [ObjectIdentifier] { handles.map(ObjectIdentifier.init) }
+
+  static func isFinished(_ machine: Machine) -> Bool {
+    if case .finished = machine.state { true } else { false }
+  }
+
+  @Test("with no inputs, begin finishes at once with no results")
+  func noInputsFinishAtBegin() {
+    var machine = Machine(count: 0, rule: .allSucceed, limit: nil)
+    #expect(Did(machine.begin()) == .finish(decisive: nil, results: [], cancel: []))
+    #expect(Self.isFinished(machine))
+  }
+
+  @Test("begin makes the caller the driver, which gets the inputs in order up to the limit")
+  func driverStartsUpToTheLimit() {
+    var machine = Machine(count: 3, rule: .allSucceed, limit: 2)
+    #expect(Did(machine.begin()) == .drive)
+    #expect(machine.nextToStart() == 0)
+    #expect(machine.nextToStart() == 1)
+    #expect(machine.nextToStart() == nil, "two are running: the limit")
+    guard case .running(let running) = machine.state else {
+      Issue.record("the run should still be running")
+      return
+    }
+    #expect(!running.driving)
+    #expect(running.nextIndex == 2)
+  }
+
+  @Test("a result that frees a place makes its receiver the driver when no one drives")
+  func resultMakesTheNextDriver() {
+    var machine = Machine(count: 2, rule: .allSucceed, limit: 1)
+    _ = machine.begin()
+    #expect(machine.nextToStart() == 0)
+    #expect(machine.started(0, handle: RunHandle()) == .keep)
+    #expect(machine.nextToStart() == nil)
+    #expect(Did(machine.received(.success(10), from: 0)) == .drive)
+    #expect(machine.nextToStart() == 1)
+  }
+
+  @Test("a result received while the driver drives leaves the starting to it, and its handle is not kept")
+  func synchronousResultWhileDriving() {
+    var machine = Machine(count: 2, rule: .allSucceed, limit: nil)
+    _ = machine.begin()
+    #expect(machine.nextToStart() == 0)
+    #expect(Did(machine.received(.success(10), from: 0)) == .none, "delivered before its run returned")
+    #expect(machine.started(0, handle: RunHandle()) == .keep)
+    #expect(machine.nextToStart() == 1)
+    let second = RunHandle()
+    #expect(machine.started(1, handle: second) == .keep)
+    #expect(machine.cancel().map(ObjectIdentifier.init) == Self.ids([second]), "the delivered input is not cancelled")
+  }
+
+  /// A combinator's rule, and the results its inputs deliver, in that order, up to the one that ends the run.
+  struct RuleCase: Sendable, CustomTestStringConvertible {
+    let testDescription: String
+    let rule: @Sendable () -> Machine.Rule
+    let count: Int
+    let deliveries: [(index: Int, result: Result<Int, TestError>)]
+    /// The last delivery's action: the decisive result, or every result; the inputs it cancels, by index.
+    let decisive: Result<Int, TestError>?
+    let results: [Result<Int, TestError>?]
+    let cancelled: [Int]
+  }
+
+  static let ruleCases: [RuleCase] = [
+    RuleCase(
+      testDescription:
+        "all: the first failure decides, cancelling the inputs still running but not the one that failed",
+      rule: { .allSucceed }, count: 3, deliveries: [(1, .failure(.first))],
+      decisive: .failure(.first), results: [], cancelled: [0, 2]),
+    RuleCase(
+      testDescription: "all: the last success finishes with every result in input order and nothing to cancel",
+      rule: { .allSucceed }, count: 3, deliveries: [(2, .success(12)), (0, .success(10)), (1, .success(11))],
+      decisive: nil, results: [.success(10), .success(11), .success(12)], cancelled: []),
+    RuleCase(
+      testDescription: "allSettled: a failure is a result like any other",
+      rule: { .allSettle }, count: 2, deliveries: [(0, .failure(.second)), (1, .success(1))],
+      decisive: nil, results: [.failure(.second), .success(1)], cancelled: []),
+    RuleCase(
+      testDescription: "race: the first result decides, failure or not",
+      rule: { .first }, count: 2, deliveries: [(1, .failure(.first))],
+      decisive: .failure(.first), results: [], cancelled: [0]),
+    RuleCase(
+      testDescription: "any: a failure waits for the others; the first success decides",
+      rule: { .firstSuccess }, count: 3, deliveries: [(0, .failure(.first)), (2, .success(2))],
+      decisive: .success(2), results: [], cancelled: [1]),
+    RuleCase(
+      testDescription: "any: every input failing finishes with every failure",
+      rule: { .firstSuccess }, count: 2, deliveries: [(1, .failure(.second)), (0, .failure(.first))],
+      decisive: nil, results: [.failure(.first), .failure(.second)], cancelled: []),
+    RuleCase(
+      testDescription: "first(of:where:): a rejected result waits for the others; an accepted one decides",
+      rule: { .firstWhere { $0 == .success(7) } }, count: 3, deliveries: [(0, .success(1)), (2, .success(7))],
+      decisive: .success(7), results: [], cancelled: [1]),
+    RuleCase(
+      testDescription: "first(of:where:): with none accepted, the last result finishes with every result",
+      rule: { .firstWhere { $0 == .success(7) } }, count: 2, deliveries: [(0, .success(1)), (1, .failure(.first))],
+      decisive: nil, results: [.success(1), .failure(.first)], cancelled: []),
+  ]
+
+  @Test("each rule decides the run at the right result", arguments: ruleCases)
+  func ruleDecides(_ ruleCase: RuleCase) {
+    var (machine, handles) = Self.allStarted(ruleCase.count, rule: ruleCase.rule())
+    for (index, result) in ruleCase.deliveries.dropLast() {
+      #expect(Did(machine.received(result, from: index)) == .none)
+      #expect(!Self.isFinished(machine))
+    }
+    guard let (index, result) = ruleCase.deliveries.last else { return }
+    #expect(
+      Did(machine.received(result, from: index))
+        == .finish(
+          decisive: ruleCase.decisive, results: ruleCase.results,
+          cancel: Self.ids(ruleCase.cancelled.map { handles[$0] })))
+    #expect(Self.isFinished(machine))
+  }
+
+  @Test("interrupt returns the running inputs, marks those started later, and results are still collected")
+  func interruptKeepsCollecting() {
+    var machine = Machine(count: 2, rule: .allSucceed, limit: 1)
+    _ = machine.begin()
+    #expect(machine.nextToStart() == 0)
+    let first = RunHandle()
+    #expect(machine.started(0, handle: first) == .keep)
+    #expect(machine.interrupt().map(ObjectIdentifier.init) == Self.ids([first]))
+    #expect(machine.nextToStart() == nil)
+    #expect(Did(machine.received(.success(1), from: 0)) == .drive)
+    #expect(machine.nextToStart() == 1)
+    #expect(machine.started(1, handle: RunHandle()) == .interrupt)
+    #expect(
+      Did(machine.received(.success(2), from: 1))
+        == .finish(decisive: nil, results: [.success(1), .success(2)], cancel: []))
+  }
+
+  @Test("cancel returns the running inputs and finishes; an input started afterwards is cancelled")
+  func cancelFinishes() {
+    var machine = Machine(count: 3, rule: .allSucceed, limit: nil)
+    _ = machine.begin()
+    #expect(machine.nextToStart() == 0)
+    let first = RunHandle()
+    #expect(machine.started(0, handle: first) == .keep)
+    #expect(machine.nextToStart() == 1)
+    #expect(machine.cancel().map(ObjectIdentifier.init) == Self.ids([first]), "input 1 has no handle yet")
+    #expect(Self.isFinished(machine))
+    #expect(machine.started(1, handle: RunHandle()) == .cancel)
+    #expect(machine.nextToStart() == nil, "the driver's turn ends")
+  }
+
+  @Test("a finished run ignores every event: cancel and interrupt return nothing, results no action")
+  func finishedIgnoresEverything() {
+    var (machine, _) = Self.allStarted(2, rule: .first)
+    _ = machine.received(.success(1), from: 0)
+    #expect(Self.isFinished(machine))
+    #expect(machine.cancel().isEmpty)
+    #expect(machine.interrupt().isEmpty)
+    #expect(Did(machine.received(.success(2), from: 1)) == .none)
+    #expect(machine.nextToStart() == nil)
+    #expect(Self.isFinished(machine))
+  }
+
+  @Test("a run cancelled before it began does nothing when it begins")
+  func cancelledBeforeBegin() {
+    var machine = Machine(count: 2, rule: .allSucceed, limit: nil)
+    #expect(machine.cancel().isEmpty)
+    #expect(Did(machine.begin()) == .none)
+    #expect(machine.nextToStart() == nil)
+  }
+}
