@@ -3,10 +3,10 @@ import Testing
 
 @testable import LazyPromise
 
-/// The transitions of `_RetryStateMachine`, event by event: what each returns for the engine to do (issue 10).
+/// The transitions of `RetryStateMachine`, event by event: what each returns for the engine to do (issue 10).
 @Suite("retry state machine transitions")
 struct RetryStateTests {
-  typealias Machine = _RetryStateMachine<TestError>
+  typealias Machine = RetryStateMachine<TestError>
 
   /// The handle the attempt in progress runs under, if an attempt is in progress.
   static func attempt(_ machine: Machine) -> RunHandle? {

@@ -21,9 +21,9 @@ extension Promise where T: Sendable {
   /// - Returns: A promise of every input's value.
   /// - Complexity: O(*n*) per run, in constant stack even when every input completes synchronously.
   public static func all(_ promises: [Promise<T, E>], maxConcurrent: Int? = nil) -> Promise<[T], E> {
-    _Gather.promise(promises, rule: .allSucceed, limit: maxConcurrent) { decisive, results in
+    Gather.promise(promises, rule: .allSucceed, limit: maxConcurrent) { decisive, results in
       if case .failure(let error)? = decisive { return .failure(error) }
-      return .success(results.map(_successValue))
+      return .success(results.map(successValue))
     }
   }
 
@@ -48,8 +48,8 @@ extension Promise where T: Sendable {
   public static func allSettled(
     _ promises: [Promise<T, E>], maxConcurrent: Int? = nil
   ) -> Promise<[Result<T, E>], Never> {
-    _Gather.promise(promises, rule: .allSettle, limit: maxConcurrent) { _, results in
-      .success(results.map(_settledResult))
+    Gather.promise(promises, rule: .allSettle, limit: maxConcurrent) { _, results in
+      .success(results.map(settledResult))
     }
   }
 }

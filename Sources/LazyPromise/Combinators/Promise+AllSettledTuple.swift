@@ -22,12 +22,12 @@
 public func allSettled<A: Sendable, EA: Error, B: Sendable, EB: Error, each C: Sendable, each EC: Error>(
   _ first: Promise<A, EA>, _ second: Promise<B, EB>, _ rest: repeat Promise<each C, each EC>
 ) -> Promise<(Result<A, EA>, Result<B, EB>, repeat Result<each C, each EC>), Never> {
-  zip(first._settled(), second._settled(), repeat (each rest)._settled())
+  zip(first.asSettled(), second.asSettled(), repeat (each rest).asSettled())
 }
 
 extension Promise where T: Sendable {
   /// This promise's outcome as a value: a promise that cannot fail.
-  func _settled() -> Promise<Result<T, E>, Never> {
+  func asSettled() -> Promise<Result<T, E>, Never> {
     Promise<Result<T, E>, E>(_stage: _MapStage(upstream: self) { Result<T, E>.success($0) })
       .recover { Result<T, E>.failure($0) }
   }

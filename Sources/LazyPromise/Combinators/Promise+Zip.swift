@@ -21,10 +21,10 @@
 public func zip<A: Sendable, B: Sendable, each C: Sendable, E: Error>(
   _ first: Promise<A, E>, _ second: Promise<B, E>, _ rest: repeat Promise<each C, E>
 ) -> Promise<(A, B, repeat each C), E> {
-  let inputs = _ZipInputs(first, second, repeat each rest)
-  return Promise<(A, B, repeat each C), E>(_operator: { run, completion in
-    let slots = _ZipSlots<A, B, repeat each C>()
-    let gather = _Gather(inputs.storing(into: slots), rule: .allSucceed) { decisive, _ in
+  let inputs = ZipInputs(first, second, repeat each rest)
+  return Promise<(A, B, repeat each C), E>(combinator: { run, completion in
+    let slots = ZipSlots<A, B, repeat each C>()
+    let gather = Gather(inputs.storing(into: slots), rule: .allSucceed) { decisive, _ in
       if case .failure(let error)? = decisive {
         completion(.failure(error))
       } else {

@@ -15,7 +15,7 @@ extension Future where T: Sendable {
   /// ```
   public var value: T {
     get async throws(E) {
-      try await promise._awaitResult(endingWith: nil).get()
+      try await promise.awaitResult(endingWith: nil).get()
     }
   }
 }
@@ -31,7 +31,7 @@ extension Future where T: Sendable, E: CancellationRepresentable {
   /// ```
   public var value: T {
     get async throws(E) {
-      try await promise._awaitResult(endingWith: .cancelled).get()
+      try await promise.awaitResult(endingWith: .cancelled).get()
     }
   }
 }
@@ -45,7 +45,7 @@ extension Future where T: Sendable, E == any Error {
   /// ```
   public var value: T {
     get async throws {
-      try await promise._awaitResult(endingWith: CancellationError()).get()
+      try await promise.awaitResult(endingWith: CancellationError()).get()
     }
   }
 }
@@ -58,7 +58,7 @@ extension Future where T: Sendable, E == Never {
   /// ```
   public var value: T {
     get async {
-      switch await promise._awaitResult(endingWith: nil) {
+      switch await promise.awaitResult(endingWith: nil) {
       case .success(let value): value
       }
     }

@@ -48,7 +48,7 @@ extension Promise where T: Sendable {
   /// > waiting; complete the task from the handler, or adopt ``CancellationRepresentable``.
   public var value: T {
     get async throws(E) {
-      try await _awaitResult(endingWith: nil).get()
+      try await awaitResult(endingWith: nil).get()
     }
   }
 
@@ -63,7 +63,7 @@ extension Promise where T: Sendable {
   /// }
   /// ```
   public var result: Result<T, E> {
-    get async { await _awaitResult(endingWith: nil) }
+    get async { await awaitResult(endingWith: nil) }
   }
 }
 
@@ -81,7 +81,7 @@ extension Promise where T: Sendable, E: CancellationRepresentable {
   /// ```
   public var value: T {
     get async throws(E) {
-      try await _awaitResult(endingWith: .cancelled).get()
+      try await awaitResult(endingWith: .cancelled).get()
     }
   }
 
@@ -94,7 +94,7 @@ extension Promise where T: Sendable, E: CancellationRepresentable {
   /// if case .failure(.cancelled) = await lookup(id: "909253").result { return }
   /// ```
   public var result: Result<T, E> {
-    get async { await _awaitResult(endingWith: .cancelled) }
+    get async { await awaitResult(endingWith: .cancelled) }
   }
 }
 
@@ -109,7 +109,7 @@ extension Promise where T: Sendable, E == any Error {
   /// ```
   public var value: T {
     get async throws {
-      try await _awaitResult(endingWith: CancellationError()).get()
+      try await awaitResult(endingWith: CancellationError()).get()
     }
   }
 
@@ -120,7 +120,7 @@ extension Promise where T: Sendable, E == any Error {
   /// let outcome = await download.result
   /// ```
   public var result: Result<T, E> {
-    get async { await _awaitResult(endingWith: CancellationError()) }
+    get async { await awaitResult(endingWith: CancellationError()) }
   }
 }
 
@@ -136,7 +136,7 @@ extension Promise where T: Sendable, E == Never {
   /// ```
   public var value: T {
     get async {
-      switch await _awaitResult(endingWith: nil) {
+      switch await awaitResult(endingWith: nil) {
       case .success(let value): value
       }
     }

@@ -77,7 +77,7 @@ public enum PromiseDiagnostics {
     if let current = handler.withLock({ $0 }) {
       current.call(diagnostic)
     } else {
-      _writeToStandardError("LazyPromise: \(diagnostic)\n")
+      writeToStandardError("LazyPromise: \(diagnostic)\n")
     }
   }
 }

@@ -25,10 +25,10 @@ public enum PromiseTracing {
   public static func withTracer<R, Failure: Error>(
     _ tracer: some PromiseTracer, _ body: () throws(Failure) -> R
   ) throws(Failure) -> R {
-    _tracingScopes.add(1, ordering: .relaxed)
-    defer { _tracingScopes.subtract(1, ordering: .relaxed) }
+    tracingScopes.add(1, ordering: .relaxed)
+    defer { tracingScopes.subtract(1, ordering: .relaxed) }
     var outcome: Result<R, Failure>?
-    _Tracing.$current.withValue(tracer) {
+    TracingContext.$current.withValue(tracer) {
       outcome = Result { () throws(Failure) -> R in try body() }
     }
     guard let outcome else { preconditionFailure("Internal inconsistency: withTracer's body did not run") }

@@ -154,7 +154,7 @@ extension Future {
   }
 
   /// Makes `handle` the work `cancel()` stops (the run `start()` began), unless the future is already completed.
-  func _attachWork(_ handle: RunHandle) {
+  func attachWork(_ handle: RunHandle) {
     let bits = UInt(bitPattern: Unmanaged.passRetained(handle).toOpaque())
     let (exchanged, _) = _state.claim.compareExchange(expected: 0, desired: bits, ordering: .acquiringAndReleasing)
     if !exchanged { Unmanaged<RunHandle>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release() }
@@ -185,7 +185,7 @@ extension Future {
   /// future. Dropping them at completion cost every `Future` chain an allocation per run (`Future.map.1` to
   /// `.1000`, measured with `check-allocations.sh`): the check alone, inlined into `complete`, changed how
   /// the compiler optimized the chain around it.
-  func _releaseWork() {
+  func releaseWork() {
     let address = _state.claim.load(ordering: .acquiring) & _FutureStateMachine.workMask
     if address != 0 { Unmanaged<RunHandle>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).release() }
   }

@@ -30,7 +30,7 @@ public final class Future<T, E: Error>: _FutureResultSlot<Result<T, E>?> {
   public typealias Completion = @Sendable (Result<T, E>) -> Void
 
   @usableFromInline let _state: _FutureStateMachine
-  /// The runs of `promise` (and of `shared()` promises) waiting for the result; see `_PendingRuns`.
+  /// The runs of `promise` (and of `shared()` promises) waiting for the result; see `PendingRuns`.
   @usableFromInline let _pendingRuns: Atomic<UInt>
 
   @inlinable
@@ -106,8 +106,8 @@ public final class Future<T, E: Error>: _FutureResultSlot<Result<T, E>?> {
   }
 
   deinit {
-    _releasePendingRuns()
-    _releaseWork()
+    releasePendingRuns()
+    releaseWork()
     let stack = _state.takePendingStack()
     if stack != 0 { _FutureNodeList.release(stack: stack) }
   }

@@ -19,7 +19,7 @@ extension Promise {
     let future = Future<T, E>(_pending: ())
     nonisolated(unsafe) let target = future  // a future is thread-safe; `T` need not be `Sendable` to run
     let handle = run { result in target._trySettle(result)?.run() }
-    if !future._state.isCompleted { future._attachWork(handle) }  // what `cancel()` stops
+    if !future._state.isCompleted { future.attachWork(handle) }  // what `cancel()` stops
     return future
   }
 
@@ -47,8 +47,8 @@ extension Promise {
   ///
   /// - Returns: A lazy promise memoizing this one's first run.
   public func shared() -> Promise<T, E> {
-    let work = _SharedWork(self)
-    return Promise(_operator: { run, completion in work.run(run, completion: completion) })
+    let work = SharedWork(self)
+    return Promise(combinator: { run, completion in work.run(run, completion: completion) })
   }
 }
 
@@ -66,6 +66,6 @@ extension Future {
   /// artist.promise.then(\.artistName).run { print($0) }
   /// ```
   public var promise: Promise<T, E> {
-    _view
+    lazyView
   }
 }

@@ -3,8 +3,8 @@ import Synchronization
 extension Promise where T: Sendable {
   /// One run, awaited. With `cancelled`, task cancellation cancels the run and ends the `await` with it at once;
   /// without, it interrupts the run cooperatively and the `await` ends with what the run delivers.
-  func _awaitResult(endingWith cancelled: E?) async -> Result<T, E> {
-    let bridge = _AwaitBridge<T, E>()
+  func awaitResult(endingWith cancelled: E?) async -> Result<T, E> {
+    let bridge = AwaitBridge<T, E>()
     return await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
         bridge.start(self, continuation, cancelled: cancelled)
@@ -17,7 +17,7 @@ extension Promise where T: Sendable {
 
 /// Joins one run to one continuation, which it resumes exactly once: with the run's result, or — when the
 /// awaiting task is cancelled and the error type can say so — with that error.
-final class _AwaitBridge<T: Sendable, E: Error>: Sendable {
+final class AwaitBridge<T: Sendable, E: Error>: Sendable {
   private let handle = RunHandle()
   private let continuation = Lock<CheckedContinuation<Result<T, E>, Never>?>(nil)
 
@@ -29,13 +29,13 @@ final class _AwaitBridge<T: Sendable, E: Error>: Sendable {
       resume(.failure(cancelled))
       return
     }
-    promise._run(under: handle) { [self] result in resume(result) }
+    promise.run(under: handle) { [self] result in resume(result) }
   }
 
   /// The awaiting task was cancelled (before or after `start`).
   func taskCancelled(endingWith cancelled: E?) {
     guard let cancelled else {
-      handle._interrupt()
+      handle.interrupt()
       return
     }
     handle.cancel()

@@ -12,7 +12,7 @@
 /// compiler reabstract it into a temporary and write that back, so the last reference is dropped in the caller
 /// after all, recursively. Those call `_hop` themselves, the same way (`_Relay.deinit`).
 @inline(never)
-func _releaseInBoundedStack<Value>(_ value: inout Value?) {
+func releaseInBoundedStack<Value>(_ value: inout Value?) {
   guard value != nil else { return }
   _hop(
     { value = nil },
@@ -31,7 +31,7 @@ func _releaseInBoundedStack<Value>(_ value: inout Value?) {
 /// A run's continuations form a chain as long as the run: each stage's continuation holds the next one. Whoever
 /// lets go of the first one — the task that delivered, or that drops its completion handler after a cancel or
 /// without calling it — would free the whole chain recursively, about 130 bytes of stack per stage. A relay every
-/// `_relayInterval` stages cuts that recursion: it releases what it holds the way `_releaseInBoundedStack` does, so
+/// `_relayInterval` stages cuts that recursion: it releases what it holds the way `releaseInBoundedStack` does, so
 /// at most `_relayInterval` continuations are freed recursively before the trampoline's budget check runs again.
 /// It costs one allocation per `_relayInterval` stages (the closure that calls the relay captures only the relay,
 /// so the relay is its context), and none on a chain shorter than that.
@@ -45,7 +45,7 @@ final class _Relay<Value>: @unchecked Sendable {  // `next` is written only by `
   }
 
   deinit {
-    // `_releaseInBoundedStack`, written out for a function-typed property (see there).
+    // `releaseInBoundedStack`, written out for a function-typed property (see there).
     _hop(
       { next = nil },
       {

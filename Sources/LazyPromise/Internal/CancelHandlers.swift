@@ -12,7 +12,7 @@
 /// handler may cancel, register or complete on this very run. A registration reads the run's generation under
 /// the lock, after any completion that claimed the run has dropped the list under the same lock, so a handler
 /// of a task that has completed is never added to the next task's list.
-struct _CancelHandlers {
+struct CancelHandlers {
   /// Set once the run is cancelled or interrupted: from then on a handler runs as soon as it is registered.
   private(set) var isStopped = false
   /// The first handler, stored inline: most tasks register at most one, so most lists allocate nothing.
@@ -37,10 +37,10 @@ struct _CancelHandlers {
   }
 
   /// Takes the handlers out of the list, leaving it empty (and, if `stopping`, marked stopped).
-  mutating func take(stopping: Bool = false) -> _CancelHandlers {
+  mutating func take(stopping: Bool = false) -> CancelHandlers {
     if stopping { isStopped = true }
-    guard first != nil else { return _CancelHandlers() }
-    var taken = _CancelHandlers()
+    guard first != nil else { return CancelHandlers() }
+    var taken = CancelHandlers()
     swap(&taken.first, &first)
     swap(&taken.rest, &rest)
     return taken

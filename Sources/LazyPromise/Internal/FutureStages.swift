@@ -23,7 +23,7 @@ final class _FutureCallback<T, E: Error>: _FutureObserverOf<T, E> {
 class _FutureStage<S, F: Error, T, E: Error>: _FutureObserverOf<S, F> {
   /// A `var` only so that `takeUniqueTargetStack` can ask `isKnownUniquelyReferenced`; never reassigned, so the
   /// dynamic exclusivity check of a class property (some 50 instructions per access, measured with
-  /// `check-instructions.sh`) guards nothing and is turned off, as for `_Link._owner`.
+  /// `check-instructions.sh`) guards nothing and is turned off, as for `_AnyStage._owner`.
   @usableFromInline @exclusivity(unchecked) final var target: Future<T, E>
 
   @inlinable

@@ -19,7 +19,7 @@ import Synchronization
 ///
 /// An event that cannot happen traps with the state and the event: `begin` twice, the driver asking for an input
 /// while not driving, an input returning its handle twice or delivering twice.
-struct _GatherStateMachine<T, E: Error> {
+struct GatherStateMachine<T, E: Error> {
   /// When the combined run is decided.
   enum Rule {
     /// `all`, `zip`: when every input has succeeded, or at the first failure.
@@ -208,9 +208,9 @@ struct _GatherStateMachine<T, E: Error> {
   }
 }
 
-extension _GatherStateMachine.Action: Sendable where T: Sendable {}
+extension GatherStateMachine.Action: Sendable where T: Sendable {}
 
-extension _GatherStateMachine.Running {
+extension GatherStateMachine.Running {
   // Both loops read the slots by index: a `for`-`in` loop or `map` over them, unspecialized (the library's generic
   // code runs for the caller's types), reads each slot through `Collection`'s read accessor, which allocates a
   // frame for a slot whose size is only known at run time.
@@ -240,27 +240,27 @@ extension _GatherStateMachine.Running {
 ///
 /// Starting is a loop run by one "driver" at a time, never a recursion: an input that completes synchronously
 /// returns to the loop, which starts the next, so any number of synchronous inputs runs in constant stack.
-final class _Gather<T: Sendable, E: Error>: @unchecked Sendable {  // its mutable state is behind `state`'s lock
+final class Gather<T: Sendable, E: Error>: @unchecked Sendable {  // its mutable state is behind `state`'s lock
   /// Delivers the combined result: `decisive` if one input decided it, otherwise every input's result.
   typealias Finish = @Sendable (_ decisive: Result<T, E>?, _ results: [Result<T, E>?]) -> Void
 
   private let inputs: [Promise<T, E>]
-  private let state: Lock<_GatherStateMachine<T, E>>
+  private let state: Lock<GatherStateMachine<T, E>>
   /// Set until `deinit`, which releases it in bounded stack: it holds the run of the enclosing combinator, so
   /// nested combinators' runs are a chain that would otherwise be freed recursively.
   private var finish: Finish?
 
   init(
-    _ inputs: [Promise<T, E>], rule: _GatherStateMachine<T, E>.Rule, limit: Int? = nil,
+    _ inputs: [Promise<T, E>], rule: GatherStateMachine<T, E>.Rule, limit: Int? = nil,
     finish: @escaping Finish
   ) {
     self.inputs = inputs
-    self.state = Lock(_GatherStateMachine(count: inputs.count, rule: rule, limit: limit))
+    self.state = Lock(GatherStateMachine(count: inputs.count, rule: rule, limit: limit))
     self.finish = finish
   }
 
   deinit {
-    // `_releaseInBoundedStack`, written out for a function-typed property (see there).
+    // `releaseInBoundedStack`, written out for a function-typed property (see there).
     _hop(
       { finish = nil },
       {
@@ -282,18 +282,18 @@ final class _Gather<T: Sendable, E: Error>: @unchecked Sendable {  // its mutabl
   /// Interrupts the run (cooperative cancellation): the inputs' cancel handlers run, now and as each starts, and
   /// the run still delivers what they then deliver.
   func interrupt() {
-    for handle in state.withLock({ $0.interrupt() }) { handle._interrupt() }
+    for handle in state.withLock({ $0.interrupt() }) { handle.interrupt() }
   }
 
   /// Stops the run the way the combined run was stopped.
-  func stop(_ mode: _StopMode) {
+  func stop(_ mode: StopMode) {
     switch mode {
     case .cancel: cancel()
     case .interrupt: interrupt()
     }
   }
 
-  private func perform(_ action: _GatherStateMachine<T, E>.Action) {
+  private func perform(_ action: GatherStateMachine<T, E>.Action) {
     switch action {
     case .none:
       return
@@ -307,30 +307,30 @@ final class _Gather<T: Sendable, E: Error>: @unchecked Sendable {  // its mutabl
 
   private func drive() {
     while let index = state.withLock({ $0.nextToStart() }) {
-      // Started through the trampoline (`_run` joins), so combinators nested to any depth start in bounded stack.
+      // Started through the trampoline (`run` joins), so combinators nested to any depth start in bounded stack.
       let handle = RunHandle()
-      inputs[index]._run(under: handle) { result in
+      inputs[index].run(under: handle) { result in
         self.perform(self.state.withLock { $0.received(result, from: index) })
       }
       switch state.withLock({ $0.started(index, handle: handle) }) {
       case .keep: break
-      case .interrupt: handle._interrupt()
+      case .interrupt: handle.interrupt()
       case .cancel: handle.cancel()
       }
     }
   }
 }
 
-extension _Gather {
+extension Gather {
   /// The lazy promise of a combinator over `inputs`: each run gathers them afresh, cancels them if the run is
   /// cancelled (interrupts them if it is interrupted), and delivers what `combine` makes of the decisive result or
   /// of every input's result.
   static func promise<Output, Failure>(
-    _ inputs: [Promise<T, E>], rule: _GatherStateMachine<T, E>.Rule, limit: Int? = nil,
+    _ inputs: [Promise<T, E>], rule: GatherStateMachine<T, E>.Rule, limit: Int? = nil,
     combine: @escaping @Sendable (_ decisive: Result<T, E>?, _ results: [Result<T, E>?]) -> Result<Output, Failure>
   ) -> Promise<Output, Failure> {
-    Promise<Output, Failure>(_operator: { run, completion in
-      let gather = _Gather(inputs, rule: rule, limit: limit) { decisive, results in
+    Promise<Output, Failure>(combinator: { run, completion in
+      let gather = Gather(inputs, rule: rule, limit: limit) { decisive, results in
         completion(combine(decisive, results))
       }
       run.onStop(gather.stop)

@@ -2,7 +2,7 @@
 // the kind of result its rule waited for, so a slot that does not is a bug in the gather, reported as such.
 
 /// The value of an input that `all` reported as succeeded.
-func _successValue<T, E>(_ result: Result<T, E>?) -> T {
+func successValue<T, E>(_ result: Result<T, E>?) -> T {
   guard case .success(let value)? = result else {
     fatalError("Internal inconsistency: all delivered with input result \(String(describing: result))")
   }
@@ -10,13 +10,13 @@ func _successValue<T, E>(_ result: Result<T, E>?) -> T {
 }
 
 /// The result of an input that `allSettled` reported as delivered.
-func _settledResult<T, E>(_ result: Result<T, E>?) -> Result<T, E> {
+func settledResult<T, E>(_ result: Result<T, E>?) -> Result<T, E> {
   guard let result else { fatalError("Internal inconsistency: allSettled delivered with an input pending") }
   return result
 }
 
 /// The error of an input that `any` reported as failed.
-func _failureError<T, E>(_ result: Result<T, E>?) -> E {
+func failureError<T, E>(_ result: Result<T, E>?) -> E {
   guard case .failure(let error)? = result else {
     fatalError("Internal inconsistency: any failed with input result \(String(describing: result))")
   }

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// Lets exactly one of several racing sides through.
-final class _Once: Sendable {
+final class Once: Sendable {
   private let passed = Atomic<Bool>(false)
 
   /// `true` for the first caller only.

@@ -1,12 +1,12 @@
 // The stage behind the operators that own work of their own while the run waits — `timeout`, `retry`, `delay`,
-// the combinators: a task stage that sees how its run was stopped (`_TaskRun`).
+// the combinators: a task stage that sees how its run was stopped (`TaskRun`).
 
 extension Promise {
   /// Runs this promise under `handle`, which the caller made (and may already have handed to a canceller).
   ///
   /// Starting a child run from inside a parent's stage joins chains at run time, so it goes through the
   /// trampoline: operators nested any number of times stay within bounded stack.
-  func _run(under handle: RunHandle, _ completion: @escaping Completion) {
+  func run(under handle: RunHandle, _ completion: @escaping Completion) {
     _source.start(handle, joining: true) { admission in
       { result in
         if admission.admit(handle) && handle._markDelivered() { completion(result) }
@@ -16,20 +16,20 @@ extension Promise {
 
   /// A promise whose task is one of the library's operators over this promise: it is told how its run was
   /// stopped, and is given this promise to run as a child.
-  func _operator<U, F: Error>(
-    _ task: @escaping @Sendable (_ upstream: Promise<T, E>, _TaskRun, @escaping Promise<U, F>.Completion) -> Void
+  func operatorStage<U, F: Error>(
+    _ task: @escaping @Sendable (_ upstream: Promise<T, E>, TaskRun, @escaping Promise<U, F>.Completion) -> Void
   ) -> Promise<U, F> {
-    Promise<U, F>(_stage: _OperatorStage(upstream: self, task: task))
+    Promise<U, F>(_stage: OperatorStage(upstream: self, task: task))
   }
 
   /// A promise whose task is one of the library's operators with no upstream (a combinator): it is told how its
   /// run was stopped.
-  init(_operator task: @escaping @Sendable (_TaskRun, @escaping Completion) -> Void) {
-    self.init(_stage: _OperatorStage<Void, Never, T, E>(combinator: task))
+  init(combinator task: @escaping @Sendable (TaskRun, @escaping Completion) -> Void) {
+    self.init(_stage: OperatorStage<Void, Never, T, E>(combinator: task))
   }
 
   /// Reassembles a promise from the parts a stage keeps of its upstream.
-  init(_source: _Source<T, E>, _owner: _Link?) {
+  init(_source: _Source<T, E>, _owner: _AnyStage?) {
     self._source = _source
     self._owner = _owner.map { unsafeDowncast($0, to: _Stage<T, E>.self) }
   }
@@ -38,17 +38,17 @@ extension Promise {
 /// An operator's task: like `_CancellableTaskStage`, but its cancel handlers learn whether the run was cancelled
 /// or interrupted, so it can stop its child runs the same way.
 ///
-/// An operator over an upstream (`timeout`, `retry`, `delay`) owns it as every stage does (`_Link._owner`), not
+/// An operator over an upstream (`timeout`, `retry`, `delay`) owns it as every stage does (`_AnyStage._owner`), not
 /// through the task closure, so a chain of many operators is released iteratively; the task receives the
 /// upstream reassembled as a promise. A combinator (`zip`, `all`, `shared()`) has no upstream: its `S` and `F` are
 /// `Void` and `Never`, and its task is given none.
-final class _OperatorStage<S, F: Error, T, E: Error>: _Stage<T, E>, @unchecked Sendable {
+final class OperatorStage<S, F: Error, T, E: Error>: _Stage<T, E>, @unchecked Sendable {
   typealias Completion = Promise<T, E>.Completion
 
   /// The operator's task, with or without an upstream.
   enum Work {
-    case overUpstream(_Source<S, F>, @Sendable (Promise<S, F>, _TaskRun, @escaping Completion) -> Void)
-    case combinator(@Sendable (_TaskRun, @escaping Completion) -> Void)
+    case overUpstream(_Source<S, F>, @Sendable (Promise<S, F>, TaskRun, @escaping Completion) -> Void)
+    case combinator(@Sendable (TaskRun, @escaping Completion) -> Void)
   }
 
   /// Set until `deinit`, which releases it in bounded stack: a combinator's task holds its input promises, so
@@ -56,20 +56,20 @@ final class _OperatorStage<S, F: Error, T, E: Error>: _Stage<T, E>, @unchecked S
   private var work: Work?
 
   init(
-    upstream: Promise<S, F>, task: @escaping @Sendable (Promise<S, F>, _TaskRun, @escaping Completion) -> Void
+    upstream: Promise<S, F>, task: @escaping @Sendable (Promise<S, F>, TaskRun, @escaping Completion) -> Void
   ) {
     work = .overUpstream(upstream._source, task)
-    super.init(owner: upstream._owner, invoke: { _OperatorStage.invoke($0, $1, $2) })
+    super.init(owner: upstream._owner, invoke: { OperatorStage.invoke($0, $1, $2) })
   }
 
-  init(combinator task: @escaping @Sendable (_TaskRun, @escaping Completion) -> Void) where S == Void, F == Never {
+  init(combinator task: @escaping @Sendable (TaskRun, @escaping Completion) -> Void) where S == Void, F == Never {
     work = .combinator(task)
-    super.init(owner: nil, invoke: { _OperatorStage.invoke($0, $1, $2) })
+    super.init(owner: nil, invoke: { OperatorStage.invoke($0, $1, $2) })
   }
 
   private static func invoke(_ stage: _Stage<T, E>, _ handle: RunHandle, _ completion: @escaping Completion) {
-    let this = unsafeDowncast(stage, to: _OperatorStage<S, F, T, E>.self)
-    let run = _TaskRun(handle: handle, generation: handle._generation)
+    let this = unsafeDowncast(stage, to: OperatorStage<S, F, T, E>.self)
+    let run = TaskRun(handle: handle, generation: handle._generation)
     let task: Promise<T, E>.AsyncTask
     switch this.work {
     case .overUpstream(let source, let operation):
@@ -80,11 +80,11 @@ final class _OperatorStage<S, F: Error, T, E: Error>: _Stage<T, E>, @unchecked S
     case nil:
       fatalError("Internal inconsistency: an operator stage ran after deinit")
     }
-    _Source<T, E>.task(task, _operatorSite).start(handle, passingTo: completion)
+    _Source<T, E>.task(task, operatorSite).start(handle, passingTo: completion)
   }
 
   deinit {
-    // `_releaseInBoundedStack`, written out for a property holding functions (see there).
+    // `releaseInBoundedStack`, written out for a property holding functions (see there).
     _hop(
       { work = nil },
       {
@@ -95,4 +95,4 @@ final class _OperatorStage<S, F: Error, T, E: Error>: _Stage<T, E>, @unchecked S
 }
 
 /// The site diagnostics name for an operator's own task (which completes exactly once by construction).
-let _operatorSite = _Site(file: #fileID, line: #line)
+let operatorSite = _Site(file: #fileID, line: #line)

@@ -8,7 +8,7 @@ import Synchronization
 /// a run adds its completion under a lock and registers a cancel handler that takes it out again, so a cancelled
 /// run costs nothing once `cancel()` returns, however long the future stays pending. Completions are called in
 /// the order the runs began, on the thread that completes the future, with the lock released.
-final class _PendingRuns<T, E: Error>: @unchecked Sendable {  // its mutable state is behind `state`'s lock
+final class PendingRuns<T, E: Error>: @unchecked Sendable {  // its mutable state is behind `state`'s lock
   private struct State {
     var nextKey = 0
     var waiting: [Int: Promise<T, E>.Completion] = [:]
@@ -20,7 +20,7 @@ final class _PendingRuns<T, E: Error>: @unchecked Sendable {  // its mutable sta
 
   /// Runs one run of the view: delivers `future`'s result to `completion`, or waits for it until the run is
   /// cancelled.
-  func run(_ future: Future<T, E>, _ run: _TaskRun, completion: @escaping Promise<T, E>.Completion) {
+  func run(_ future: Future<T, E>, _ run: TaskRun, completion: @escaping Promise<T, E>.Completion) {
     let key: Int? = state.withLock { state in
       guard !state.isDelivered, future.result == nil else { return nil }
       let key = state.nextKey
@@ -62,40 +62,40 @@ extension Future {
   ///
   /// Published once by a compare-and-swap and never replaced; the future holds it until `deinit`, so a caller
   /// holding the future may use it unretained.
-  var _pendingRunsTable: _PendingRuns<T, E> {
+  var pendingRunsTable: PendingRuns<T, E> {
     let bits = _pendingRuns.load(ordering: .acquiring)
     if bits != 0 { return Self._pendingRuns(at: bits) }
-    let made = UInt(bitPattern: Unmanaged.passRetained(_PendingRuns<T, E>()).toOpaque())
+    let made = UInt(bitPattern: Unmanaged.passRetained(PendingRuns<T, E>()).toOpaque())
     let (exchanged, original) = _pendingRuns.compareExchange(
       expected: 0, desired: made, ordering: .acquiringAndReleasing)
     if exchanged { return Self._pendingRuns(at: made) }
-    Unmanaged<_PendingRuns<T, E>>.fromOpaque(UnsafeRawPointer(bitPattern: made)!).release()
+    Unmanaged<PendingRuns<T, E>>.fromOpaque(UnsafeRawPointer(bitPattern: made)!).release()
     return Self._pendingRuns(at: original)
   }
 
   /// Releases the table, if one was made; called from `deinit`.
-  func _releasePendingRuns() {
+  func releasePendingRuns() {
     let bits = _pendingRuns.load(ordering: .acquiring)
-    if bits != 0 { Unmanaged<_PendingRuns<T, E>>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release() }
+    if bits != 0 { Unmanaged<PendingRuns<T, E>>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release() }
   }
 
-  private static func _pendingRuns(at bits: UInt) -> _PendingRuns<T, E> {
-    Unmanaged<_PendingRuns<T, E>>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeUnretainedValue()
+  private static func _pendingRuns(at bits: UInt) -> PendingRuns<T, E> {
+    Unmanaged<PendingRuns<T, E>>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeUnretainedValue()
   }
 
   /// One run of the lazy view of this future: delivers at once if it is completed, otherwise waits in the
   /// future's table of pending runs, which a cancelled run leaves.
-  func _runView(_ run: _TaskRun, _ completion: @escaping Promise<T, E>.Completion) {
+  func runLazyView(_ run: TaskRun, _ completion: @escaping Promise<T, E>.Completion) {
     if _state.isCompleted {
       observe(completion)
     } else {
-      _pendingRunsTable.run(self, run, completion: completion)
+      pendingRunsTable.run(self, run, completion: completion)
     }
   }
 
-  /// The lazy view of this future: each run delivers its result (see `_runView`).
-  var _view: Promise<T, E> {
+  /// The lazy view of this future: each run delivers its result (see `runLazyView`).
+  var lazyView: Promise<T, E> {
     nonisolated(unsafe) let future = self  // a future is thread-safe; `T` need not be `Sendable` to run
-    return Promise(_operator: { run, completion in future._runView(run, completion) })
+    return Promise(combinator: { run, completion in future.runLazyView(run, completion) })
   }
 }

@@ -12,47 +12,47 @@
 #endif
 
 #if canImport(Darwin)
-  private func _destroyTrampolineState(_ raw: UnsafeMutableRawPointer) {
+  private func destroyTrampolineState(_ raw: UnsafeMutableRawPointer) {
     let state = raw.assumingMemoryBound(to: _TrampolineState.self)
     state.deinitialize(count: 1)
     state.deallocate()
   }
 #else
-  private func _destroyTrampolineState(_ raw: UnsafeMutableRawPointer?) {
+  private func destroyTrampolineState(_ raw: UnsafeMutableRawPointer?) {
     guard let state = raw?.assumingMemoryBound(to: _TrampolineState.self) else { return }
     state.deinitialize(count: 1)
     state.deallocate()
   }
 #endif
 
-private let _trampolineKey: pthread_key_t = {
+private let trampolineKey: pthread_key_t = {
   var key = pthread_key_t()
-  let status = pthread_key_create(&key, _destroyTrampolineState)
+  let status = pthread_key_create(&key, destroyTrampolineState)
   precondition(status == 0, "LazyPromise: pthread_key_create failed with \(status)")
   return key
 }()
 
 /// This thread's trampoline state, made on first use and freed when the thread exits.
 @inline(__always)
-func _trampolineState() -> UnsafeMutablePointer<_TrampolineState> {
-  if let raw = pthread_getspecific(_trampolineKey) {
+func trampolineState() -> UnsafeMutablePointer<_TrampolineState> {
+  if let raw = pthread_getspecific(trampolineKey) {
     return raw.assumingMemoryBound(to: _TrampolineState.self)
   }
   let state = UnsafeMutablePointer<_TrampolineState>.allocate(capacity: 1)
   state.initialize(to: _TrampolineState())
-  pthread_setspecific(_trampolineKey, state)
+  pthread_setspecific(trampolineKey, state)
   return state
 }
 
 /// An address in the caller's stack frame: how deep the stack is, for the trampoline's budget.
 @inline(__always)
-func _currentStackAddress() -> UInt {
+func currentStackAddress() -> UInt {
   var marker: UInt8 = 0
   return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
 }
 
 /// Writes a line to standard error without Foundation.
-func _writeToStandardError(_ text: String) {
+func writeToStandardError(_ text: String) {
   var text = text
   text.withUTF8 { bytes in
     var offset = 0

@@ -3,11 +3,11 @@ import Synchronization
 /// The state of one run of `Promise.reduce`: runs the inputs one after another, folding each value into the
 /// accumulated one. Only the input in progress is alive; a stopped run stops it the same way, and every input
 /// started afterwards is stopped at once (so a cancelled run starts nothing that delivers).
-final class _ReduceLoop<T, E: Error, Accumulated>: @unchecked Sendable {
+final class ReduceLoop<T, E: Error, Accumulated>: @unchecked Sendable {
   private struct State {
     /// The input in progress.
     var child: RunHandle?
-    var stop: _StopMode?
+    var stop: StopMode?
   }
 
   private let inputs: [Promise<T, E>]
@@ -25,7 +25,7 @@ final class _ReduceLoop<T, E: Error, Accumulated>: @unchecked Sendable {
   }
 
   /// Starts the first input, or delivers `initial` when there is none.
-  func start(_ run: _TaskRun, initial: Accumulated) {
+  func start(_ run: TaskRun, initial: Accumulated) {
     run.onStop { [self] mode in stop(mode) }
     step(0, initial)
   }
@@ -37,9 +37,9 @@ final class _ReduceLoop<T, E: Error, Accumulated>: @unchecked Sendable {
       state.child = child
       return state.stop
     }
-    if let stop { child._stop(stop) }
+    if let stop { child.stop(stop) }
     let next = Unchecked(accumulated)
-    inputs[index]._run(under: child) { [self] result in
+    inputs[index].run(under: child) { [self] result in
       switch result {
       case .failure(let error):
         completion(.failure(error))
@@ -52,11 +52,11 @@ final class _ReduceLoop<T, E: Error, Accumulated>: @unchecked Sendable {
     }
   }
 
-  private func stop(_ mode: _StopMode) {
+  private func stop(_ mode: StopMode) {
     let child = state.withLock { state in
       state.stop = mode
       return state.child
     }
-    child?._stop(mode)
+    child?.stop(mode)
   }
 }

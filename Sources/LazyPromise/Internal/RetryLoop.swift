@@ -20,13 +20,13 @@ import Synchronization
 /// An event that cannot happen traps with the phase and the event: an attempt failing while none runs, a retry
 /// taken while nothing was being decided, an attempt deferred by the trampoline that is not the one in progress.
 /// Timer events tolerate any phase, since a scheduler may run a timer's work after it was cancelled.
-struct _RetryStateMachine<E: Error> {
+struct RetryStateMachine<E: Error> {
   /// Where the run is; see the type's documentation.
   enum Phase {
     case attempting(RunHandle)
     case deciding
     case waiting(E, timer: ScheduledWork?)
-    case stopped(_StopMode, attempt: RunHandle?)
+    case stopped(StopMode, attempt: RunHandle?)
     case finished
   }
 
@@ -157,7 +157,7 @@ struct _RetryStateMachine<E: Error> {
   }
 
   /// The run was stopped: no attempt starts any more.
-  mutating func stop(_ mode: _StopMode) -> Stop {
+  mutating func stop(_ mode: StopMode) -> Stop {
     switch phase {
     case .attempting(let child):
       phase = .stopped(mode, attempt: child)
@@ -174,7 +174,7 @@ struct _RetryStateMachine<E: Error> {
   }
 }
 
-extension _RetryStateMachine.Phase {
+extension RetryStateMachine.Phase {
   /// The phase's name, for trap messages.
   var name: String {
     switch self {
@@ -190,12 +190,12 @@ extension _RetryStateMachine.Phase {
 /// One `retry` run: runs the attempts one after another, asks the caller's predicate after each failure, and waits
 /// between attempts when there is a backoff. Each event takes the lock once: an attempt failing, the predicate
 /// taking a retry, a timer armed, a timer fired, the run stopped.
-final class _RetryLoop<T, E: Error>: @unchecked Sendable {  // its mutable state is behind `state`'s lock
+final class RetryLoop<T, E: Error>: @unchecked Sendable {  // its mutable state is behind `state`'s lock
   private let upstream: Promise<T, E>
   private let backoff: (RetryBackoff, any PromiseScheduler)?
   private let shouldRetry: @Sendable (E, Int) -> Bool
   private let completion: Promise<T, E>.Completion
-  private let state: Lock<_RetryStateMachine<E>>
+  private let state: Lock<RetryStateMachine<E>>
 
   private init(
     upstream: Promise<T, E>, retries: Int, first: RunHandle, backoff: (RetryBackoff, any PromiseScheduler)?,
@@ -205,16 +205,16 @@ final class _RetryLoop<T, E: Error>: @unchecked Sendable {  // its mutable state
     self.backoff = backoff
     self.shouldRetry = shouldRetry
     self.completion = completion
-    state = Lock(_RetryStateMachine(retries: retries, first: first))
+    state = Lock(RetryStateMachine(retries: retries, first: first))
   }
 
   /// Starts a `retry` run of `upstream` for the operator task of `run`: the first attempt, now.
   static func start(
     _ upstream: Promise<T, E>, retries: Int, backoff: (RetryBackoff, any PromiseScheduler)?,
-    shouldRetry: @escaping @Sendable (E, Int) -> Bool, run: _TaskRun, completion: @escaping Promise<T, E>.Completion
+    shouldRetry: @escaping @Sendable (E, Int) -> Bool, run: TaskRun, completion: @escaping Promise<T, E>.Completion
   ) {
     let first = RunHandle()
-    let loop = _RetryLoop(
+    let loop = RetryLoop(
       upstream: upstream, retries: retries, first: first, backoff: backoff, shouldRetry: shouldRetry,
       completion: completion)
     run.onStop { [loop] mode in loop.stop(mode) }
@@ -222,7 +222,7 @@ final class _RetryLoop<T, E: Error>: @unchecked Sendable {  // its mutable state
   }
 
   private func attempt(_ child: RunHandle) {
-    upstream._run(under: child) { [self] result in finish(result) }
+    upstream.run(under: child) { [self] result in finish(result) }
   }
 
   private func finish(_ result: Result<T, E>) {
@@ -259,12 +259,12 @@ final class _RetryLoop<T, E: Error>: @unchecked Sendable {  // its mutable state
     }
   }
 
-  private func stop(_ mode: _StopMode) {
+  private func stop(_ mode: StopMode) {
     switch state.withLock({ $0.stop(mode) }) {
     case .none:
       break
     case .stopAttempt(let child):
-      child._stop(mode)
+      child.stop(mode)
     case .stopWait(let timer, let error):
       timer?.cancel()
       // Interrupted while waiting: finish early with the error that caused the wait.
@@ -276,12 +276,12 @@ final class _RetryLoop<T, E: Error>: @unchecked Sendable {  // its mutable state
 extension Promise {
   /// The `retry` operators' one engine: up to `retries` more attempts while `shouldRetry` accepts the error and the
   /// retries left, at once or after `backoff` on its scheduler.
-  func _retry(
+  func retrying(
     _ retries: Int, backoff: (RetryBackoff, any PromiseScheduler)?,
     shouldRetry: @escaping @Sendable (E, Int) -> Bool
   ) -> Promise<T, E> {
-    _operator { upstream, run, completion in
-      _RetryLoop.start(
+    operatorStage { upstream, run, completion in
+      RetryLoop.start(
         upstream, retries: max(retries, 0), backoff: backoff, shouldRetry: shouldRetry, run: run,
         completion: completion)
     }

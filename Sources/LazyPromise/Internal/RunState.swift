@@ -20,8 +20,8 @@ extension RunHandle {
   ///
   /// This is Swift's cooperative cancellation, used where a run cannot end with a value of its own (an awaited
   /// promise whose error type cannot say "cancelled"); `cancel()` after it still suppresses delivery.
-  func _interrupt() {
-    _withHandlers { $0.take(stopping: true) }.run()
+  func interrupt() {
+    withCancelHandlers { $0.take(stopping: true) }.run()
   }
 
   @inlinable
@@ -71,7 +71,7 @@ extension RunHandle {
   @usableFromInline
   func _onCancel(_ handler: @escaping @Sendable () -> Void, generation: Int) {
     enum Registration { case registered, completed, stopped }
-    let registration = _withHandlers { handlers -> Registration in
+    let registration = withCancelHandlers { handlers -> Registration in
       guard _generation == generation else { return .completed }  // that task has completed: nothing to cancel
       return handlers.register(handler) ? .registered : .stopped
     }
@@ -79,14 +79,14 @@ extension RunHandle {
   }
 
   /// Runs `body` with the cancel handlers locked.
-  func _withHandlers<Result: Sendable>(_ body: (inout _CancelHandlers) -> Result) -> Result {
-    _handlers.withLock(body)
+  func withCancelHandlers<Result: Sendable>(_ body: (inout CancelHandlers) -> Result) -> Result {
+    cancelHandlers.withLock(body)
   }
 
   /// Forgets the handlers of a task that has completed.
   @usableFromInline
   func _dropHandlers() {
-    let dropped = _withHandlers { $0.take() }
+    let dropped = withCancelHandlers { $0.take() }
     withExtendedLifetime(dropped) {}  // released here, with the lock no longer held
   }
 }

@@ -8,7 +8,7 @@ import Synchronization
 /// deliver, cancel the work — and the caller does it once the lock is released, so no completion, cancel handler
 /// or task of the work ever runs under it. The runs waiting for the work are a table a cancelled run leaves (so
 /// what a cancelled run holds is released at once, contract 20.4); its size is the count of live runs.
-final class _SharedWork<T, E: Error>: @unchecked Sendable {  // its mutable state is behind `state`'s lock
+final class SharedWork<T, E: Error>: @unchecked Sendable {  // its mutable state is behind `state`'s lock
   private enum Phase {
     /// Not running: never run, or every run waiting for the last attempt was cancelled.
     case idle(Promise<T, E>)
@@ -47,7 +47,7 @@ final class _SharedWork<T, E: Error>: @unchecked Sendable {  // its mutable stat
   }
 
   /// One run of the shared promise: starts the work if it is not running, and waits for it.
-  func run(_ run: _TaskRun, completion: @escaping Promise<T, E>.Completion) {
+  func run(_ run: TaskRun, completion: @escaping Promise<T, E>.Completion) {
     let join = state.withLock { state -> Join in
       switch state.phase {
       case .done(let result):
@@ -67,14 +67,14 @@ final class _SharedWork<T, E: Error>: @unchecked Sendable {  // its mutable stat
     case .wait(let key):
       leave(key, when: run)
     case .start(let promise, let handle, let attempt, let key):
-      promise._run(under: handle) { [self] result in finish(attempt, with: result) }
+      promise.run(under: handle) { [self] result in finish(attempt, with: result) }
       leave(key, when: run)
     }
   }
 
   /// Takes the run waiting under `key` out of the table when it is cancelled (an interrupted run stays: it waits
   /// for the result, contract 9.3); cancels the work if it was the last.
-  private func leave(_ key: Int, when run: _TaskRun) {
+  private func leave(_ key: Int, when run: TaskRun) {
     run.onStop { [self] mode in
       guard mode == .cancel else { return }
       let (removed, orphaned) = state.withLock { state -> (Promise<T, E>.Completion?, RunHandle?) in

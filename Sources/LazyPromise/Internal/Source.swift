@@ -3,7 +3,7 @@
 ///
 /// A known result is stored inline, so `Promise(value:)` allocates nothing — which is what lets a `then`
 /// closure that produces a plain value (through ``ThenBuilder``) cost no more than `map`. A stage is referenced
-/// without ownership here: its owner is the promise (`Promise._owner`) or the next stage (`_Link._owner`), which
+/// without ownership here: its owner is the promise (`Promise._owner`) or the next stage (`_AnyStage._owner`), which
 /// keeps the hot path free of reference counting.
 @usableFromInline
 enum _Source<T, E: Error>: @unchecked Sendable {

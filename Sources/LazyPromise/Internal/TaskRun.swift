@@ -1,31 +1,31 @@
 // How an operator's pending task sees its run: how the run was stopped, and child runs that follow it.
 
 /// How a run asked its pending task to stop.
-enum _StopMode: Sendable {
+enum StopMode: Sendable {
   /// `RunHandle.cancel()`: the task's result will be ignored and no further stage starts.
   case cancel
-  /// Cooperative cancellation (`RunHandle._interrupt()`): the task should finish early; what it then delivers is
+  /// Cooperative cancellation (`RunHandle.interrupt()`): the task should finish early; what it then delivers is
   /// delivered.
   case interrupt
 }
 
 extension RunHandle {
   /// Stops this run the way its parent was stopped.
-  func _stop(_ mode: _StopMode) {
+  func stop(_ mode: StopMode) {
     switch mode {
     case .cancel: cancel()
-    case .interrupt: _interrupt()
+    case .interrupt: interrupt()
     }
   }
 }
 
 /// A pending operator task's view of its run.
-struct _TaskRun: Sendable {
+struct TaskRun: Sendable {
   let handle: RunHandle
   let generation: Int
 
   /// Registers `handler` to run if the run is stopped while this task is pending (at once if it already was).
-  func onStop(_ handler: @escaping @Sendable (_StopMode) -> Void) {
+  func onStop(_ handler: @escaping @Sendable (StopMode) -> Void) {
     let handle = handle
     handle._onCancel({ handler(handle._isCancelled ? .cancel : .interrupt) }, generation: generation)
   }
@@ -33,7 +33,7 @@ struct _TaskRun: Sendable {
   /// A handle for a child run that follows this one: stopping this run stops the child the same way.
   func makeChild() -> RunHandle {
     let child = RunHandle()
-    onStop { mode in child._stop(mode) }
+    onStop { mode in child.stop(mode) }
     return child
   }
 }

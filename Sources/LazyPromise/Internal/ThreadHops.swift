@@ -1,5 +1,5 @@
 /// `receive(on:)`: hops each result to the scheduler before passing it on.
-final class _ReceiveStage<T, E: Error, S: PromiseScheduler>: _Stage<T, E>, @unchecked Sendable {
+final class ReceiveStage<T, E: Error, S: PromiseScheduler>: _Stage<T, E>, @unchecked Sendable {
   let upstream: _Source<T, E>
   let scheduler: S
 
@@ -7,7 +7,7 @@ final class _ReceiveStage<T, E: Error, S: PromiseScheduler>: _Stage<T, E>, @unch
     self.upstream = upstream._source
     self.scheduler = scheduler
     super.init(owner: upstream._owner) { stage, handle, completion in
-      let this = unsafeDowncast(stage, to: _ReceiveStage<T, E, S>.self)
+      let this = unsafeDowncast(stage, to: ReceiveStage<T, E, S>.self)
       let scheduler = this.scheduler
       this.upstream.start(handle) { admission in
         { result in
@@ -24,7 +24,7 @@ final class _ReceiveStage<T, E: Error, S: PromiseScheduler>: _Stage<T, E>, @unch
 }
 
 /// `subscribe(on:)`: subscribes to its upstream from the scheduler.
-final class _SubscribeStage<T, E: Error, S: PromiseScheduler>: _Stage<T, E>, @unchecked Sendable {
+final class SubscribeStage<T, E: Error, S: PromiseScheduler>: _Stage<T, E>, @unchecked Sendable {
   let upstream: _Source<T, E>
   let scheduler: S
 
@@ -32,7 +32,7 @@ final class _SubscribeStage<T, E: Error, S: PromiseScheduler>: _Stage<T, E>, @un
     self.upstream = upstream._source
     self.scheduler = scheduler
     super.init(owner: upstream._owner) { stage, handle, completion in
-      let this = unsafeDowncast(stage, to: _SubscribeStage<T, E, S>.self)
+      let this = unsafeDowncast(stage, to: SubscribeStage<T, E, S>.self)
       guard !handle._isCancelled else { return }
       this.scheduler.enqueue {
         // `this` owns the upstream stages (which `_Source` references without owning) until they have started.

@@ -10,9 +10,9 @@ import Synchronization
 
 /// How many `withTracer` bodies are running, on any thread. A global constant, so that reading it needs no lazy
 /// initialization check.
-let _tracingScopes = Atomic<Int>(0)
+let tracingScopes = Atomic<Int>(0)
 
-enum _Tracing {
+enum TracingContext {
   /// The tracer of the innermost `withTracer` body of this task or thread.
   @TaskLocal static var current: (any PromiseTracer)?
 }
@@ -20,14 +20,14 @@ enum _Tracing {
 /// The tracer of the innermost `withTracer` body of this task or thread, for the traced builders.
 @usableFromInline
 func _currentTracer() -> (any PromiseTracer)? {
-  _Tracing.current
+  TracingContext.current
 }
 
 /// Whether a stage built here and now may be traced: one relaxed load, false unless a `withTracer` body is open
 /// somewhere. The traced builders then read the task-local tracer, and build the plain stage if there is none.
 @usableFromInline
 func _isTracing() -> Bool {
-  _tracingScopes.load(ordering: .relaxed) > 0
+  tracingScopes.load(ordering: .relaxed) > 0
 }
 
 extension PromiseStage.Outcome {
@@ -42,7 +42,7 @@ extension PromiseStage.Outcome {
 /// The one `stageEnded` call of a span that can end in three ways: its promise delivers, the run is cancelled while
 /// the promise is pending, or the promise is released without ever delivering (the run was cancelled after the
 /// stage's function returned it but before it started, or the run was abandoned). The first to come ends it.
-private final class _SpanEnd<Tracer: PromiseTracer>: Sendable {
+private final class SpanEnd<Tracer: PromiseTracer>: Sendable {
   private let ended = Atomic<Bool>(false)
   private let tracer: Tracer
   private let stage: PromiseStage
@@ -65,7 +65,7 @@ private final class _SpanEnd<Tracer: PromiseTracer>: Sendable {
 }
 
 /// `transform`, reporting to `tracer` around each call.
-private func _tracedValue<T, U, Tracer: PromiseTracer>(
+private func tracedValue<T, U, Tracer: PromiseTracer>(
   _ transform: @escaping @Sendable (T) -> U, _ stage: PromiseStage, _ tracer: Tracer
 ) -> @Sendable (T) -> U {
   { value in
@@ -77,7 +77,7 @@ private func _tracedValue<T, U, Tracer: PromiseTracer>(
 }
 
 /// `transform`, reporting to `tracer` around each call, with the `Result` as the outcome.
-private func _tracedResult<T, U, E, Tracer: PromiseTracer>(
+private func tracedResult<T, U, E, Tracer: PromiseTracer>(
   _ transform: @escaping @Sendable (T) -> Result<U, E>, _ stage: PromiseStage, _ tracer: Tracer
 ) -> @Sendable (T) -> Result<U, E> {
   { value in
@@ -89,12 +89,12 @@ private func _tracedResult<T, U, E, Tracer: PromiseTracer>(
 }
 
 /// `inner`, ending `span` when it delivers, or as cancelled when the run is cancelled or abandoned first.
-private func _ending<U, E, Tracer: PromiseTracer>(
+private func spanEnding<U, E, Tracer: PromiseTracer>(
   _ inner: Promise<U, E>, _ stage: PromiseStage, _ tracer: Tracer, _ span: Tracer.Span
 ) -> Promise<U, E> {
   // The promise runs where the untraced stage would run it: inside this task, on the thread that runs the stage.
   nonisolated(unsafe) let inner = inner
-  let end = _SpanEnd(tracer, stage, span)
+  let end = SpanEnd(tracer, stage, span)
   return Promise<U, E> { completion, onCancel in
     let handle = inner.run { result in
       end.end(PromiseStage.Outcome(result))
@@ -109,28 +109,28 @@ private func _ending<U, E, Tracer: PromiseTracer>(
 
 /// `promise`, ending `span` at once if it already holds its result (`Promise(value:)`, and every plain value an
 /// inline `then` closure returns), or else when it delivers or the run is cancelled.
-private func _ended<U, E, Tracer: PromiseTracer>(
+private func spanEnded<U, E, Tracer: PromiseTracer>(
   _ promise: Promise<U, E>, _ stage: PromiseStage, _ tracer: Tracer, _ span: Tracer.Span
 ) -> Promise<U, E> {
   if case .result(let result) = promise._source {
     tracer.stageEnded(stage, outcome: PromiseStage.Outcome(result), span: span)
     return promise
   }
-  return _ending(promise, stage, tracer, span)
+  return spanEnding(promise, stage, tracer, span)
 }
 
 /// `transform`, starting a span on each call that ends with the promise it returns.
-private func _tracedPromise<T, U, E, Tracer: PromiseTracer>(
+private func tracedPromise<T, U, E, Tracer: PromiseTracer>(
   _ transform: @escaping @Sendable (T) -> Promise<U, E>, _ stage: PromiseStage, _ tracer: Tracer
 ) -> @Sendable (T) -> Promise<U, E> {
   { value in
     let span = tracer.stageStarted(stage)
-    return _ended(transform(value), stage, tracer, span)
+    return spanEnded(transform(value), stage, tracer, span)
   }
 }
 
 /// `transform` turned into a `T -> Promise` function whose spans end when the step it returned delivers.
-private func _tracedStep<T, Step: ThenStep, Tracer: PromiseTracer>(
+private func tracedStep<T, Step: ThenStep, Tracer: PromiseTracer>(
   _ transform: @escaping @Sendable (T) -> Step, _ stage: PromiseStage, _ tracer: Tracer
 ) -> @Sendable (T) -> Promise<Step.Success, Step.Failure> {
   { value in
@@ -141,13 +141,13 @@ private func _tracedStep<T, Step: ThenStep, Tracer: PromiseTracer>(
       return Promise(result: result)
     }
     if let promise = step as? Promise<Step.Success, Step.Failure> {
-      return _ended(promise, stage, tracer, span)
+      return spanEnded(promise, stage, tracer, span)
     }
     // Another conformance to ThenStep: run it as the untraced stage would.
     nonisolated(unsafe) let other = step
     let inner = Promise<Step.Success, Step.Failure>(
       _stage: _StepStage(upstream: Promise<Void, Step.Failure>(value: ()), transform: { _ in other }))
-    return _ending(inner, stage, tracer, span)
+    return spanEnding(inner, stage, tracer, span)
   }
 }
 
@@ -158,7 +158,7 @@ extension Promise {
   ) -> Promise<U, E>? {
     guard let tracer = _currentTracer() else { return nil }
     let stage = PromiseStage(kind: kind, fileID: file, line: line)
-    return Promise<U, E>(_stage: _MapStage(upstream: self, transform: _tracedValue(transform, stage, tracer)))
+    return Promise<U, E>(_stage: _MapStage(upstream: self, transform: tracedValue(transform, stage, tracer)))
   }
 
   @usableFromInline
@@ -168,7 +168,7 @@ extension Promise {
   ) -> Promise<U, E>? {
     guard let tracer = _currentTracer() else { return nil }
     let stage = PromiseStage(kind: kind, fileID: file, line: line)
-    return Promise<U, E>(_stage: _ResultStage(upstream: self, transform: _tracedResult(transform, stage, tracer)))
+    return Promise<U, E>(_stage: _ResultStage(upstream: self, transform: tracedResult(transform, stage, tracer)))
   }
 
   @usableFromInline
@@ -178,7 +178,7 @@ extension Promise {
   ) -> Promise<U, E>? {
     guard let tracer = _currentTracer() else { return nil }
     let stage = PromiseStage(kind: kind, fileID: file, line: line)
-    return Promise<U, E>(_stage: _FlatMapStage(upstream: self, transform: _tracedPromise(transform, stage, tracer)))
+    return Promise<U, E>(_stage: _FlatMapStage(upstream: self, transform: tracedPromise(transform, stage, tracer)))
   }
 
   @usableFromInline
@@ -187,7 +187,7 @@ extension Promise {
   ) -> Promise<Step.Success, E>? where Step.Failure == E {
     guard let tracer = _currentTracer() else { return nil }
     let stage = PromiseStage(kind: kind, fileID: file, line: line)
-    let traced: @Sendable (T) -> Promise<Step.Success, E> = _tracedStep(transform, stage, tracer)
+    let traced: @Sendable (T) -> Promise<Step.Success, E> = tracedStep(transform, stage, tracer)
     return Promise<Step.Success, E>(_stage: _FlatMapStage(upstream: self, transform: traced))
   }
 }

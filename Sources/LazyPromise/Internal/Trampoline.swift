@@ -5,7 +5,7 @@
 /// large enough that a queued hop (one closure allocation) happens only once every few hundred stages.
 @usableFromInline let _stackBudget: UInt = 128 * 1024
 
-/// One stage in this many goes through the trampoline on a chain built with `then`; see `_Link._hops`.
+/// One stage in this many goes through the trampoline on a chain built with `then`; see `_AnyStage._hops`.
 @usableFromInline let _hopInterval = 16
 
 /// Per-thread trampoline state: where the outermost hop started, and the hops queued behind it.
@@ -31,8 +31,8 @@
 @usableFromInline
 @inline(never)
 func _hopMode() -> _HopMode {
-  let state = _trampolineState()
-  let here = _currentStackAddress()
+  let state = trampolineState()
+  let here = currentStackAddress()
   let base = state.pointee.base
   if base == 0 {
     state.pointee.base = here
@@ -46,19 +46,19 @@ func _hopMode() -> _HopMode {
 @usableFromInline
 @inline(never)
 func _enqueueHop(_ work: @escaping () -> Void) {
-  _trampolineState().pointee.queue.append(work)
+  trampolineState().pointee.queue.append(work)
 }
 
-private let _finishedHop: @Sendable () -> Void = {}
+private let finishedHop: @Sendable () -> Void = {}
 
 /// Runs the queued hops in order (each may queue more), then marks the trampoline inactive.
 @usableFromInline
 @inline(never)
 func _drainHops() {
-  let state = _trampolineState()
+  let state = trampolineState()
   while state.pointee.head < state.pointee.queue.count {
     let work = state.pointee.queue[state.pointee.head]
-    state.pointee.queue[state.pointee.head] = _finishedHop  // release what the hop captured as soon as it ran
+    state.pointee.queue[state.pointee.head] = finishedHop  // release what the hop captured as soon as it ran
     state.pointee.head += 1
     work()
   }

@@ -2,7 +2,7 @@ import Dispatch
 
 /// Where `wait(timeout:)` receives the run's result: written once by the completion, then read by the waiter after
 /// the semaphore hands it over.
-final class _WaitBox<T, E: Error>: @unchecked Sendable {
+final class WaitBox<T, E: Error>: @unchecked Sendable {
   private let semaphore = DispatchSemaphore(value: 0)
   private(set) var result: Result<T, E>?
 

@@ -26,9 +26,9 @@ extension Promise {
   /// - Returns: The run's result, or `nil` if it did not arrive in time.
   @available(*, noasync, message: "blocks the thread; use 'await promise.result' in async code")
   public func wait(timeout: Duration) -> Result<T, E>? {
-    let box = _WaitBox<T, E>()
+    let box = WaitBox<T, E>()
     let handle = run { result in box.put(result) }
-    if box.wait(until: .now() + .nanoseconds(timeout._dispatchNanoseconds)) { return box.result }
+    if box.wait(until: .now() + .nanoseconds(timeout.dispatchNanoseconds)) { return box.result }
     handle.cancel()
     // Either the cancel won (the run will never deliver) or the run delivered first (its result is on its way).
     guard handle.isDelivered else { return nil }

@@ -14,20 +14,20 @@ import Synchronization
 public final class RunHandle: Sendable {
   // The run's state word; its layout is in `Internal/RunState.swift`.
   @usableFromInline let _state: Atomic<Int>
-  // The pending task's cancel handlers, under a lock of their own; see `_CancelHandlers` for why this is safe.
-  let _handlers: Lock<_CancelHandlers>
+  // The pending task's cancel handlers, under a lock of their own; see `CancelHandlers` for why this is safe.
+  let cancelHandlers: Lock<CancelHandlers>
 
   @usableFromInline
   init() {
     _state = Atomic(0)
-    _handlers = Lock(_CancelHandlers())
+    cancelHandlers = Lock(CancelHandlers())
   }
 
   deinit {
     // A handler can hold another run (a combinator's input, an operator's child), whose handle holds more: release
     // them in bounded stack, so that dropping a deeply nested run cannot overflow it.
-    var handlers: _CancelHandlers? = _withHandlers { $0.take() }
-    if handlers?.isEmpty == false { _releaseInBoundedStack(&handlers) }
+    var handlers: CancelHandlers? = withCancelHandlers { $0.take() }
+    if handlers?.isEmpty == false { releaseInBoundedStack(&handlers) }
   }
 
   /// Whether `cancel()` has been called before the run delivered.
@@ -64,7 +64,7 @@ public final class RunHandle: Sendable {
       let (exchanged, original) = _state.compareExchange(
         expected: state, desired: state | Self._cancelled, ordering: .acquiringAndReleasing)
       if exchanged {
-        _withHandlers { $0.take(stopping: true) }.run()
+        withCancelHandlers { $0.take(stopping: true) }.run()
         return
       }
       state = original

@@ -22,11 +22,11 @@ extension Promise {
   public func delay(
     _ interval: Duration, on scheduler: some PromiseScheduler = DispatchQueue.global()
   ) -> Promise<T, E> {
-    _operator { upstream, run, completion in
-      upstream._run(under: run.makeChild()) { result in
+    operatorStage { upstream, run, completion in
+      upstream.run(under: run.makeChild()) { result in
         guard case .success(let value) = result else { return completion(result) }
         let handoff = Unchecked(value)
-        let once = _Once()
+        let once = Once()
         let timer = scheduler.enqueue(after: interval) {
           if once.claim() { completion(.success(handoff.value)) }
         }
@@ -68,8 +68,8 @@ extension Promise {
   public func timeout(
     _ interval: Duration, on scheduler: some PromiseScheduler = DispatchQueue.global(), error: E
   ) -> Promise<T, E> {
-    _operator { upstream, run, completion in
-      let once = _Once()
+    operatorStage { upstream, run, completion in
+      let once = Once()
       let child = run.makeChild()
       let timer = scheduler.enqueue(after: interval) {
         guard once.claim() else { return }
@@ -81,7 +81,7 @@ extension Promise {
         // early, and the timeout still bounds the wait if it does not.
         if mode == .cancel, once.claim() { timer.cancel() }
       }
-      upstream._run(under: child) { result in
+      upstream.run(under: child) { result in
         guard once.claim() else { return }
         timer.cancel()
         completion(result)
@@ -109,7 +109,7 @@ extension Promise {
   ///   - shouldRetry: Whether an error is worth another attempt; every error is, by default.
   /// - Returns: A promise of the first attempt's value that succeeded, or of the last error.
   public func retry(_ retries: Int, if shouldRetry: @escaping @Sendable (E) -> Bool = { _ in true }) -> Promise<T, E> {
-    _retry(retries, backoff: nil) { error, _ in shouldRetry(error) }
+    retrying(retries, backoff: nil) { error, _ in shouldRetry(error) }
   }
 
   /// Runs this promise again when it fails, up to `retries` more times, while `shouldRetry` accepts the error and
@@ -132,7 +132,7 @@ extension Promise {
   public func retry(
     _ retries: Int, if shouldRetry: @escaping @Sendable (_ error: E, _ remaining: Int) -> Bool
   ) -> Promise<T, E> {
-    _retry(retries, backoff: nil, shouldRetry: shouldRetry)
+    retrying(retries, backoff: nil, shouldRetry: shouldRetry)
   }
 
   /// Runs this promise again when it fails, waiting between attempts: up to `retries` more times, while
@@ -159,7 +159,7 @@ extension Promise {
     _ retries: Int, backoff: RetryBackoff, on scheduler: some PromiseScheduler = DispatchQueue.global(),
     if shouldRetry: @escaping @Sendable (E) -> Bool = { _ in true }
   ) -> Promise<T, E> {
-    _retry(retries, backoff: (backoff, scheduler)) { error, _ in shouldRetry(error) }
+    retrying(retries, backoff: (backoff, scheduler)) { error, _ in shouldRetry(error) }
   }
 
   /// Runs this promise again when it fails, waiting between attempts, while `shouldRetry` accepts the error and the
@@ -184,7 +184,7 @@ extension Promise {
     _ retries: Int, backoff: RetryBackoff, on scheduler: some PromiseScheduler = DispatchQueue.global(),
     if shouldRetry: @escaping @Sendable (_ error: E, _ remaining: Int) -> Bool
   ) -> Promise<T, E> {
-    _retry(retries, backoff: (backoff, scheduler), shouldRetry: shouldRetry)
+    retrying(retries, backoff: (backoff, scheduler), shouldRetry: shouldRetry)
   }
 }
 

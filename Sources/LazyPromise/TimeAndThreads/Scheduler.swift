@@ -99,13 +99,13 @@ extension DispatchQueue: PromiseScheduler {
   /// - Returns: What cancels the work.
   public func enqueue(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> ScheduledWork {
     let timer = Unchecked(DispatchSource.makeTimerSource(queue: self))  // thread-safe, not annotated
-    let once = _Once()
+    let once = Once()
     timer.value.setEventHandler {
       guard once.claim() else { return }
       timer.value.cancel()  // one-shot; also releases this handler
       work()
     }
-    timer.value.schedule(deadline: .now() + .nanoseconds(delay._dispatchNanoseconds))
+    timer.value.schedule(deadline: .now() + .nanoseconds(delay.dispatchNanoseconds))
     timer.value.activate()
     return ScheduledWork {
       if once.claim() { timer.value.cancel() }
@@ -116,7 +116,7 @@ extension DispatchQueue: PromiseScheduler {
 extension Duration {
   /// This duration in whole nanoseconds for Dispatch: zero for negative durations, `Int.max` (about 292 years)
   /// for longer ones.
-  var _dispatchNanoseconds: Int {
+  var dispatchNanoseconds: Int {
     guard self > .zero else { return 0 }
     let (seconds, attoseconds) = components
     guard seconds < Int64(Int.max / 1_000_000_000) else { return Int.max }
