@@ -1,10 +1,13 @@
 // A tiny, deterministic driver for instruction counting under `valgrind --tool=callgrind`.
 //
-//   InstructionCounts SCENARIO STAGES RUNS
+//   InstructionCounts SCENARIO STAGES RUNS [REPEATS]
 //
 // builds one chain of STAGES stages of SCENARIO and runs it RUNS times. Benchmarks/Scripts/check-instructions.sh
 // runs it at two sizes and two run counts and takes differences, so process start-up and one-time costs cancel:
 // what is left is the cost of one stage (build + run), or of one stage of a run of a prebuilt chain.
+// REPEATS (default 1) does all of that REPEATS times over, each time with a new chain: the difference between 2
+// and 1 is one warm build + run of a whole STAGES-stage chain, what a run costs once included
+// (Benchmarks/Scripts/flat-cost.sh).
 import LazyPromise
 
 #if canImport(Glibc)
@@ -74,31 +77,38 @@ func futureChain(_ stages: Int) {
   future.observe { consume($0) }
 }
 
-let arguments = CommandLine.arguments.dropFirst()
-guard arguments.count == 3, let stages = Int(arguments[arguments.startIndex + 1]),
-  let runs = Int(arguments[arguments.startIndex + 2])
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard arguments.count == 3 || arguments.count == 4, let stages = Int(arguments[1]), let runs = Int(arguments[2]),
+  let repeats = arguments.count == 4 ? Int(arguments[3]) : 1
 else {
-  print("usage: InstructionCounts SCENARIO STAGES RUNS")
+  print("usage: InstructionCounts SCENARIO STAGES RUNS [REPEATS]")
   exit(2)
 }
-let scenario = arguments[arguments.startIndex]
+let scenario = arguments[0]
 
-switch scenario {
-case "callbacks.map":
-  let operation = callbackChain(stages)
-  for _ in 0..<runs { operation { consume($0) } }
-case "promise.map", "promise.mapOperator", "promise.result", "promise.flatMap", "promise.error":
-  let kinds: [String: Kind] = [
-    "promise.map": .value, "promise.mapOperator": .mapOperator, "promise.result": .result,
-    "promise.flatMap": .promise, "promise.error": .value,
-  ]
-  let chain = promiseChain(kinds[scenario]!, stages, failing: scenario == "promise.error")
-  for _ in 0..<runs { chain.run { consume($0) } }
-case "promise.loop":
-  for _ in 0..<runs { loop(stages).run { consume($0) } }
-case "future.map":
-  for _ in 0..<runs { futureChain(stages) }
-default:
-  print("unknown scenario \(scenario)")
-  exit(2)
+/// The kind of `then` stage of the `promise.*` chain scenarios, looked up once (not in each repetition).
+let kind: Kind? = [
+  "promise.map": .value, "promise.mapOperator": .mapOperator, "promise.result": .result,
+  "promise.flatMap": .promise, "promise.error": .value,
+][scenario]
+
+/// One build of SCENARIO's chain and its RUNS runs.
+func measure() {
+  switch scenario {
+  case "callbacks.map":
+    let operation = callbackChain(stages)
+    for _ in 0..<runs { operation { consume($0) } }
+  case "promise.map", "promise.mapOperator", "promise.result", "promise.flatMap", "promise.error":
+    let chain = promiseChain(kind!, stages, failing: scenario == "promise.error")
+    for _ in 0..<runs { chain.run { consume($0) } }
+  case "promise.loop":
+    for _ in 0..<runs { loop(stages).run { consume($0) } }
+  case "future.map":
+    for _ in 0..<runs { futureChain(stages) }
+  default:
+    print("unknown scenario \(scenario)")
+    exit(2)
+  }
 }
+
+for _ in 0..<repeats { measure() }
