@@ -105,6 +105,10 @@ func measure() {
     for _ in 0..<runs { loop(stages).run { consume($0) } }
   case "future.map":
     for _ in 0..<runs { futureChain(stages) }
+  case "promise.all":
+    // STAGES children, each a known value behind one `then`, gathered by `Promise.all`: per child, per run.
+    let all = Promise.all((0..<stages).map { Promise<Int, BenchError>(value: $0).then { $0 &+ 1 } })
+    for _ in 0..<runs { all.run { consume($0.map { $0.count }) } }
   default:
     print("unknown scenario \(scenario)")
     exit(2)
