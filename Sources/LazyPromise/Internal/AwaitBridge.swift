@@ -19,12 +19,17 @@ extension Promise where T: Sendable {
 /// awaiting task is cancelled and the error type can say so — with that error.
 final class AwaitBridge<T: Sendable, E: Error>: Sendable {
   private let handle = RunHandle()
-  private let continuation = Lock<CheckedContinuation<Result<T, E>, Never>?>(nil)
+  /// Guards `continuation`. A `Lock<Void>` beside the state rather than a `Lock` holding it: this engine runs unspecialized
+  /// in the caller's module, where a lock whose layout depends on the generic state would look its type up in the
+  /// runtime's metadata cache at every transition (see `Gather`).
+  private let lock = Lock(())
+  /// Only read or written inside `lock.withLock`.
+  @exclusivity(unchecked) nonisolated(unsafe) private var continuation: CheckedContinuation<Result<T, E>, Never>?
 
   /// Stores the continuation, then starts the run (unless the task was cancelled first and `cancelled` can say
   /// so).
   func start(_ promise: Promise<T, E>, _ continuation: CheckedContinuation<Result<T, E>, Never>, cancelled: E?) {
-    self.continuation.withLock { $0 = continuation }
+    lock.withLock { _ in self.continuation = continuation }
     if let cancelled, handle.isCancelled {
       resume(.failure(cancelled))
       return
@@ -45,6 +50,6 @@ final class AwaitBridge<T: Sendable, E: Error>: Sendable {
   }
 
   private func resume(_ result: Result<T, E>) {
-    continuation.withLock { $0.take() }?.resume(returning: result)
+    lock.withLock { _ in continuation.take() }?.resume(returning: result)
   }
 }

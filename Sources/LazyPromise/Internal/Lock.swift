@@ -14,10 +14,19 @@ import Synchronization
 /// declares itself `@unchecked Sendable` because every access to its state is under this lock, and each runs only
 /// its state transition there, never calling out (observers, completions, cancel handlers) while holding it.
 ///
+/// Two ways to use it, one type:
+///
 /// ```swift
-/// private let state = Lock(State())
-/// let action = state.withLock { $0.childFinished(index, result) }
-/// run(action)  // after the lock is released
+/// // A state whose type is known where the code is compiled (RunHandle's cancel handlers): the lock holds it.
+/// private let handlers = Lock(CancelHandlers())
+/// let taken = handlers.withLock { $0.take() }
+///
+/// // A generic engine (Gather, SharedWork, ...), which runs unspecialized in the caller's module: a `Lock<Void>`
+/// // beside the state, so that no transition looks the lock's type up in the runtime's metadata cache.
+/// private let lock = Lock(())
+/// @exclusivity(unchecked) private var state: GatherStateMachine<T, E>  // only touched inside `lock.withLock`
+/// let action = lock.withLock { _ in state.received(result, from: index) }
+/// perform(action)  // after the lock is released
 /// ```
 struct Lock<State>: ~Copyable {
   private let mutex: Mutex<State>

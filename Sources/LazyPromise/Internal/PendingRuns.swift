@@ -8,7 +8,7 @@ import Synchronization
 /// a run adds its completion under a lock and registers a cancel handler that takes it out again, so a cancelled
 /// run costs nothing once `cancel()` returns, however long the future stays pending. Completions are called in
 /// the order the runs began, on the thread that completes the future, with the lock released.
-final class PendingRuns<T, E: Error>: @unchecked Sendable {  // its mutable state is behind `state`'s lock
+final class PendingRuns<T, E: Error>: @unchecked Sendable {  // its mutable state is behind `lock`
   private struct State {
     var nextKey = 0
     var waiting: [Int: Promise<T, E>.Completion] = [:]
@@ -16,12 +16,17 @@ final class PendingRuns<T, E: Error>: @unchecked Sendable {  // its mutable stat
     var isDelivered = false
   }
 
-  private let state = Lock(State())
+  /// Guards `state`. A `Lock<Void>` beside the state rather than a `Lock` holding it: this engine runs unspecialized
+  /// in the caller's module, where a lock whose layout depends on the generic state would look its type up in the
+  /// runtime's metadata cache at every transition (see `Gather`).
+  private let lock = Lock(())
+  /// Only read or written inside `lock.withLock`.
+  @exclusivity(unchecked) private var state = State()
 
   /// Runs one run of the view: delivers `future`'s result to `completion`, or waits for it until the run is
   /// cancelled.
   func run(_ future: Future<T, E>, _ run: TaskRun, completion: @escaping Promise<T, E>.Completion) {
-    let key: Int? = state.withLock { state in
+    let key: Int? = lock.withLock { _ in
       guard !state.isDelivered, future.result == nil else { return nil }
       let key = state.nextKey
       state.nextKey += 1
@@ -34,10 +39,10 @@ final class PendingRuns<T, E: Error>: @unchecked Sendable {  // its mutable stat
     }
     run.onStop { [self] mode in
       guard mode == .cancel else { return }  // an interrupted run still delivers the result
-      let removed = state.withLock { $0.waiting.removeValue(forKey: key) }
+      let removed = lock.withLock { _ in state.waiting.removeValue(forKey: key) }
       withExtendedLifetime(removed) {}  // released here, with the lock no longer held
     }
-    let observe = state.withLock { state in
+    let observe = lock.withLock { _ in
       defer { state.isObserving = true }
       return !state.isObserving
     }
@@ -48,7 +53,7 @@ final class PendingRuns<T, E: Error>: @unchecked Sendable {  // its mutable stat
   }
 
   private func deliver(_ result: Result<T, E>) {
-    let waiting = state.withLock { state in
+    let waiting = lock.withLock { _ in
       state.isDelivered = true
       defer { state.waiting = [:] }
       return state.waiting

@@ -13,7 +13,12 @@ final class ReduceLoop<T, E: Error, Accumulated>: @unchecked Sendable {
   private let inputs: [Promise<T, E>]
   private let combine: @Sendable (Accumulated, T) -> Accumulated
   private let completion: @Sendable (Result<Accumulated, E>) -> Void
-  private let state = Lock(State())
+  /// Guards `state`. A `Lock<Void>` beside the state rather than a `Lock` holding it: this engine runs unspecialized
+  /// in the caller's module, where a lock whose layout depends on the generic state would look its type up in the
+  /// runtime's metadata cache at every transition (see `Gather`).
+  private let lock = Lock(())
+  /// Only read or written inside `lock.withLock`.
+  @exclusivity(unchecked) private var state = State()
 
   init(
     inputs: [Promise<T, E>], combine: @escaping @Sendable (Accumulated, T) -> Accumulated,
@@ -33,7 +38,7 @@ final class ReduceLoop<T, E: Error, Accumulated>: @unchecked Sendable {
   private func step(_ index: Int, _ accumulated: Accumulated) {
     guard index < inputs.count else { return completion(.success(accumulated)) }
     let child = RunHandle()
-    let stop = state.withLock { state in
+    let stop = lock.withLock { _ in
       state.child = child
       return state.stop
     }
@@ -53,7 +58,7 @@ final class ReduceLoop<T, E: Error, Accumulated>: @unchecked Sendable {
   }
 
   private func stop(_ mode: StopMode) {
-    let child = state.withLock { state in
+    let child = lock.withLock { _ in
       state.stop = mode
       return state.child
     }

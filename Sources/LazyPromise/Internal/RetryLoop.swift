@@ -190,12 +190,17 @@ extension RetryStateMachine.Phase {
 /// One `retry` run: runs the attempts one after another, asks the caller's predicate after each failure, and waits
 /// between attempts when there is a backoff. Each event takes the lock once: an attempt failing, the predicate
 /// taking a retry, a timer armed, a timer fired, the run stopped.
-final class RetryLoop<T, E: Error>: @unchecked Sendable {  // its mutable state is behind `state`'s lock
+final class RetryLoop<T, E: Error>: @unchecked Sendable {  // its mutable state is behind `lock`
   private let upstream: Promise<T, E>
   private let backoff: (RetryBackoff, any PromiseScheduler)?
   private let shouldRetry: @Sendable (E, Int) -> Bool
   private let completion: Promise<T, E>.Completion
-  private let state: Lock<RetryStateMachine<E>>
+  /// Guards `state`. A `Lock<Void>` beside the state rather than a `Lock` holding it: this engine runs unspecialized
+  /// in the caller's module, where a lock whose layout depends on the generic state would look its type up in the
+  /// runtime's metadata cache at every transition (see `Gather`).
+  private let lock = Lock(())
+  /// Only read or written inside `lock.withLock`.
+  @exclusivity(unchecked) private var state: RetryStateMachine<E>
 
   private init(
     upstream: Promise<T, E>, retries: Int, first: RunHandle, backoff: (RetryBackoff, any PromiseScheduler)?,
@@ -205,7 +210,7 @@ final class RetryLoop<T, E: Error>: @unchecked Sendable {  // its mutable state 
     self.backoff = backoff
     self.shouldRetry = shouldRetry
     self.completion = completion
-    state = Lock(RetryStateMachine(retries: retries, first: first))
+    state = RetryStateMachine(retries: retries, first: first)
   }
 
   /// Starts a `retry` run of `upstream` for the operator task of `run`: the first attempt, now.
@@ -227,7 +232,7 @@ final class RetryLoop<T, E: Error>: @unchecked Sendable {  // its mutable state 
 
   private func finish(_ result: Result<T, E>) {
     guard case .failure(let error) = result else { return completion(result) }
-    switch state.withLock({ $0.failed() }) {
+    switch lock.withLock({ _ in state.failed() }) {
     case .deliver:
       completion(result)
     case .ask(let remaining):
@@ -238,29 +243,29 @@ final class RetryLoop<T, E: Error>: @unchecked Sendable {  // its mutable state 
 
   private func retry(after error: E) {
     guard let (backoff, scheduler) = backoff else {
-      switch state.withLock({ $0.retryNow() }) {
+      switch lock.withLock({ _ in state.retryNow() }) {
       case .attempt(let child):
         // A synchronous failure retried at once re-enters `attempt` from inside the last one: go through the
         // trampoline, as every run-time join does, so a long streak of failures runs in bounded stack. A deferred
         // start looks its handle up again, so that the deferred closure holds the loop alone (no allocation).
-        return _hop({ attempt(child) }, { { self.attempt(self.state.withLock { $0.deferredAttempt() }) } })
+        return _hop({ attempt(child) }, { { self.attempt(self.lock.withLock { _ in self.state.deferredAttempt() }) } })
       case .deliver:
         return completion(.failure(error))
       }
     }
-    switch state.withLock({ $0.retryAfterWait(error) }) {
+    switch lock.withLock({ _ in state.retryAfterWait(error) }) {
     case .wait(let retry):
       let timer = scheduler.enqueue(after: backoff.delay(beforeRetry: retry)) { [self] in
-        if let child = state.withLock({ $0.timerFired() }) { attempt(child) }
+        if let child = lock.withLock({ _ in state.timerFired() }) { attempt(child) }
       }
-      if state.withLock({ $0.armed(timer, forRetry: retry) }) == .cancel { timer.cancel() }
+      if lock.withLock({ _ in state.armed(timer, forRetry: retry) }) == .cancel { timer.cancel() }
     case .deliver:
       completion(.failure(error))
     }
   }
 
   private func stop(_ mode: StopMode) {
-    switch state.withLock({ $0.stop(mode) }) {
+    switch lock.withLock({ _ in state.stop(mode) }) {
     case .none:
       break
     case .stopAttempt(let child):

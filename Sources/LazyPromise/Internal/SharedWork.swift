@@ -8,7 +8,7 @@ import Synchronization
 /// deliver, cancel the work — and the caller does it once the lock is released, so no completion, cancel handler
 /// or task of the work ever runs under it. The runs waiting for the work are a table a cancelled run leaves (so
 /// what a cancelled run holds is released at once, contract 20.4); its size is the count of live runs.
-final class SharedWork<T, E: Error>: @unchecked Sendable {  // its mutable state is behind `state`'s lock
+final class SharedWork<T, E: Error>: @unchecked Sendable {  // its mutable state is behind `lock`
   private enum Phase {
     /// Not running: never run, or every run waiting for the last attempt was cancelled.
     case idle(Promise<T, E>)
@@ -40,15 +40,20 @@ final class SharedWork<T, E: Error>: @unchecked Sendable {  // its mutable state
     case start(Promise<T, E>, RunHandle, attempt: Int, key: Int)
   }
 
-  private let state: Lock<State>
+  /// Guards `state`. A `Lock<Void>` beside the state rather than a `Lock` holding it: this engine runs unspecialized
+  /// in the caller's module, where a lock whose layout depends on the generic state would look its type up in the
+  /// runtime's metadata cache at every transition (see `Gather`).
+  private let lock = Lock(())
+  /// Only read or written inside `lock.withLock`.
+  @exclusivity(unchecked) private var state: State
 
   init(_ promise: Promise<T, E>) {
-    state = Lock(State(phase: .idle(promise)))
+    state = State(phase: .idle(promise))
   }
 
   /// One run of the shared promise: starts the work if it is not running, and waits for it.
   func run(_ run: TaskRun, completion: @escaping Promise<T, E>.Completion) {
-    let join = state.withLock { state -> Join in
+    let join = lock.withLock { _ -> Join in
       switch state.phase {
       case .done(let result):
         return .deliver(result)
@@ -77,7 +82,7 @@ final class SharedWork<T, E: Error>: @unchecked Sendable {  // its mutable state
   private func leave(_ key: Int, when run: TaskRun) {
     run.onStop { [self] mode in
       guard mode == .cancel else { return }
-      let (removed, orphaned) = state.withLock { state -> (Promise<T, E>.Completion?, RunHandle?) in
+      let (removed, orphaned) = lock.withLock { _ -> (Promise<T, E>.Completion?, RunHandle?) in
         guard let removed = state.waiting.removeValue(forKey: key) else { return (nil, nil) }
         guard state.waiting.isEmpty, case .running(let promise, let handle, _) = state.phase else {
           return (removed, nil)
@@ -92,7 +97,7 @@ final class SharedWork<T, E: Error>: @unchecked Sendable {  // its mutable state
 
   /// Keeps attempt `attempt`'s result and delivers it to every waiting run, in the order they began.
   private func finish(_ attempt: Int, with result: Result<T, E>) {
-    let waiting = state.withLock { state -> [Int: Promise<T, E>.Completion] in
+    let waiting = lock.withLock { _ -> [Int: Promise<T, E>.Completion] in
       // The result of an attempt whose runs were all cancelled is not kept: a later run starts the work anew.
       guard case .running(_, handle: _, attempt: attempt) = state.phase else { return [:] }
       state.phase = .done(result)
