@@ -52,9 +52,11 @@ measured[promise.flatMap.build+run]=$(per_stage promise.flatMap)
 measured[promise.error.build+run]=$(per_stage promise.error)
 measured[promise.loop.iteration]=$(per_stage promise.loop)
 measured[future.map.build+run]=$(per_stage future.map)
+# Per child of `Promise.all` (STAGES is the number of children), built and run once.
+measured[promise.all.child]=$(per_stage promise.all)
 names="callbacks.map.build+run callbacks.map.run promise.map.build+run promise.map.run promise.mapOperator.build+run
 promise.result.build+run
-promise.flatMap.build+run promise.error.build+run promise.loop.iteration future.map.build+run"
+promise.flatMap.build+run promise.error.build+run promise.loop.iteration future.map.build+run promise.all.child"
 
 if [[ "${1:-}" == "--update" ]]; then
   mkdir -p "$(dirname "$ceilings")"
