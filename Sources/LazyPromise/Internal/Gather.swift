@@ -49,14 +49,7 @@ struct GatherStateMachine<T, E: Error> {
   }
 
   /// What to do with an input that has just started.
-  enum Started {
-    /// Nothing: it runs on.
-    case keep
-    /// Interrupt it: the combined run was interrupted.
-    case interrupt
-    /// Cancel it: the combined run is already over.
-    case cancel
-  }
+  typealias Started = GatherStarted
 
   typealias Slot = GatherSlot
 
@@ -148,11 +141,17 @@ struct GatherStateMachine<T, E: Error> {
     case .waiting, .delivered:
       preconditionFailure("gather: input \(index) delivered in state .running with its slot \(running.slots[index])")
     }
+    // One switch per value, not over a `(rule, result)` tuple: unspecialized, a tuple of generic types is looked up
+    // in the runtime's metadata cache each time it is made.
+    let succeeded: Bool
+    if case .success = result { succeeded = true } else { succeeded = false }
     let decisive: Bool
-    switch (rule, result) {
-    case (.first, _), (.allSucceed, .failure), (.firstSuccess, .success): decisive = true
-    case (.firstWhere(let decides), _): decisive = decides(result)
-    default: decisive = false
+    switch rule {
+    case .first: decisive = true
+    case .allSucceed: decisive = !succeeded
+    case .firstSuccess: decisive = succeeded
+    case .allSettle: decisive = false
+    case .firstWhere(let decides): decisive = decides(result)
     }
     if decisive {
       let handles = running.handles()
@@ -341,4 +340,14 @@ enum GatherSlot {
   case running(RunHandle)
   /// Delivered a result that did not decide the run.
   case delivered
+}
+
+/// What the engine does with an input whose `run` has just returned its handle. Not generic, like `GatherSlot`.
+enum GatherStarted {
+  /// Nothing: it runs on.
+  case keep
+  /// Interrupt it: the combined run was interrupted.
+  case interrupt
+  /// Cancel it: the combined run is already over.
+  case cancel
 }
