@@ -24,11 +24,3 @@ public func allSettled<A: Sendable, EA: Error, B: Sendable, EB: Error, each C: S
 ) -> Promise<(Result<A, EA>, Result<B, EB>, repeat Result<each C, each EC>), Never> {
   zip(first.asSettled(), second.asSettled(), repeat (each rest).asSettled())
 }
-
-extension Promise where T: Sendable {
-  /// This promise's outcome as a value: a promise that cannot fail.
-  func asSettled() -> Promise<Result<T, E>, Never> {
-    Promise<Result<T, E>, E>(_stage: _MapStage(upstream: self) { Result<T, E>.success($0) })
-      .recover { Result<T, E>.failure($0) }
-  }
-}

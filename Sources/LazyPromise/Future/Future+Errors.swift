@@ -75,33 +75,6 @@ extension Future {
   public func always(_ body: @escaping @Sendable (Result<T, E>) -> Void) -> Future<T, E> {
     _tap(.always(body))
   }
-
-  /// Applies an error-side step now if the result is here, or registers it for when it arrives.
-  @inlinable
-  func _catch<F>(_ step: _FutureErrorStep<T, E, F>) -> Future<T, F> {
-    if _state.isCompleted {
-      let result = _storedResult
-      if case .failure(let error) = result, case .future(let transform) = step { return transform(error) }
-      let target = Future<T, F>(_pending: ())
-      step.continue(with: result, into: target).run()
-      return target
-    }
-    let target = Future<T, F>(_pending: ())
-    _register(_FutureErrorStage(step, target: target))
-    return target
-  }
-
-  /// Runs a side effect now if the result is here, or registers it for when it arrives.
-  @inlinable
-  func _tap(_ step: _FutureTap<T, E>) -> Future<T, E> {
-    if _state.isCompleted {
-      step.apply(to: _storedResult)
-      return self
-    }
-    let target = Future<T, E>(_pending: ())
-    _register(_FutureTapStage(step, target: target))
-    return target
-  }
 }
 
 // MARK: - Futures that cannot fail

@@ -63,3 +63,97 @@ extension Future {
     }
   }
 }
+
+// MARK: - Stages: applied now if the result is here, registered otherwise
+
+extension Future {
+  /// Applies a `then` step now if the result is here, or registers it for when it arrives.
+  @inlinable
+  func _thenStep<Step: FutureThenStep>(
+    _ transform: @escaping @Sendable (T) -> Step
+  ) -> Future<Step.Success, E> where Step.Failure == E {
+    if _state.isCompleted {
+      switch _storedResult {
+      case .failure(let error):
+        return Future<Step.Success, E>(error: error)
+      case .success(let value):
+        guard Step._mayRecurse else { return transform(value)._asFuture() }
+        // As in `_then`: a loop written as recursion calls back into here from the transform; the trampoline keeps
+        // the stack bounded.
+        return _hop(
+          returning: { transform(value)._asFuture() },
+          queued: {
+            let target = Future<Step.Success, E>(_pending: ())
+            return (
+              target,
+              {
+                guard !target._state.isCompleted else { return }  // cancelled before the hop ran: run nothing
+                transform(value)._settle(into: target).run()
+              }
+            )
+          })
+      }
+    }
+    let target = Future<Step.Success, E>(_pending: ())
+    _register(_FutureStepStage(transform, target: target))
+    return target
+  }
+
+  /// Applies a value-side step now if the result is here, or registers it for when it arrives.
+  @inlinable
+  func _then<U>(_ step: _FutureValueStep<T, U, E>) -> Future<U, E> {
+    if _state.isCompleted {
+      let result = _storedResult
+      if case .success(let value) = result, case .future(let transform) = step {
+        // A loop written as recursion (`count(n) = done.then { count(n - 1) }`) calls back into here from the
+        // transform: go through the trampoline, so once the stack budget is spent the rest continues from the
+        // outermost hop and this returns a future that it completes.
+        return _hop(
+          returning: { transform(value) },
+          queued: {
+            let target = Future<U, E>(_pending: ())
+            return (
+              target,
+              {
+                guard !target._state.isCompleted else { return }  // cancelled before the hop ran: run nothing
+                transform(value)._forward(to: target).run()
+              }
+            )
+          })
+      }
+      let target = Future<U, E>(_pending: ())
+      step.continue(with: result, into: target).run()
+      return target
+    }
+    let target = Future<U, E>(_pending: ())
+    _register(_FutureValueStage(step, target: target))
+    return target
+  }
+
+  /// Applies an error-side step now if the result is here, or registers it for when it arrives.
+  @inlinable
+  func _catch<F>(_ step: _FutureErrorStep<T, E, F>) -> Future<T, F> {
+    if _state.isCompleted {
+      let result = _storedResult
+      if case .failure(let error) = result, case .future(let transform) = step { return transform(error) }
+      let target = Future<T, F>(_pending: ())
+      step.continue(with: result, into: target).run()
+      return target
+    }
+    let target = Future<T, F>(_pending: ())
+    _register(_FutureErrorStage(step, target: target))
+    return target
+  }
+
+  /// Runs a side effect now if the result is here, or registers it for when it arrives.
+  @inlinable
+  func _tap(_ step: _FutureTap<T, E>) -> Future<T, E> {
+    if _state.isCompleted {
+      step.apply(to: _storedResult)
+      return self
+    }
+    let target = Future<T, E>(_pending: ())
+    _register(_FutureTapStage(step, target: target))
+    return target
+  }
+}
