@@ -70,10 +70,12 @@ struct RetryStateTests {
     _ = machine.failed()
     #expect(machine.retryAfterWait(.first) == .wait(retry: 1))
     #expect(Self.phase(machine) == ".waiting")
+    #expect(machine.waitingError == .first)
     #expect(machine.armed(Self.timer(Counter()), forRetry: 1) == .keep)
     let child = machine.timerFired()
     #expect(child != nil)
     #expect(Self.attempt(machine) === child)
+    #expect(machine.waitingError == nil, "kept in .waiting only")
     #expect(machine.failed() == .ask(remaining: 2))
     #expect(machine.retryAfterWait(.second) == .wait(retry: 2))
   }
@@ -136,6 +138,7 @@ struct RetryStateTests {
     }
     timer.cancel()
     #expect(cancels.current == 1)
+    #expect(machine.waitingError == nil, "kept in .waiting only")
     #expect(machine.timerFired() == nil, "a timer firing after the stop starts nothing")
   }
 

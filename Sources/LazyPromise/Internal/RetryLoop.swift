@@ -10,8 +10,8 @@ import Synchronization
 /// - `.deciding`: the caller's predicate is deciding whether to retry, with no lock held. Taking the retry goes to
 ///   `.attempting` (`retryNow`) or `.waiting` (`retryAfterWait`); declining delivers the failure with no
 ///   transition, as does a success: nothing but a stop can follow them.
-/// - `.waiting(error, timer)`: waiting before the next attempt, for the timer once `armed` stores it; `timerFired`
-///   goes to `.attempting`.
+/// - `.waiting(timer)`: waiting before the next attempt, for the timer once `armed` stores it; `timerFired` goes
+///   to `.attempting`. The error that caused the wait is `waitingError`, set in this phase only.
 /// - `.stopped(mode, attempt)`: the run was cancelled or interrupted; `attempt` is the attempt it stopped, if one
 ///   was running or about to. A failure (or a retry taken while the predicate ran) is delivered; nothing starts.
 ///   An interrupted wait delivers its error at once.
@@ -21,15 +21,6 @@ import Synchronization
 /// taken while nothing was being decided, an attempt deferred by the trampoline that is not the one in progress.
 /// Timer events tolerate any phase, since a scheduler may run a timer's work after it was cancelled.
 struct RetryStateMachine<E: Error> {
-  /// Where the run is; see the type's documentation.
-  enum Phase {
-    case attempting(RunHandle)
-    case deciding
-    case waiting(E, timer: ScheduledWork?)
-    case stopped(StopMode, attempt: RunHandle?)
-    case finished
-  }
-
   /// What the engine does after an attempt failed.
   enum Failed: Equatable {
     /// Ask the caller's predicate, telling it how many retries are left.
@@ -75,7 +66,12 @@ struct RetryStateMachine<E: Error> {
   let retries: Int
   /// How many it has taken.
   private(set) var retriesDone = 0
-  private(set) var phase: Phase
+  private(set) var phase: RetryPhase
+  /// The error that caused the wait, in `.waiting` (`nil` in every other phase): delivered if the wait is
+  /// interrupted. Kept beside the phase so that the phase is not generic: the library's generic code runs
+  /// unspecialized, and each copy or switch of a phase generic over `E` goes through its value witnesses (some
+  /// hundreds of instructions per retry).
+  private(set) var waitingError: E?
 
   /// A run of up to `retries` retries whose first attempt runs under `first`.
   init(retries: Int, first: RunHandle) {
@@ -120,7 +116,8 @@ struct RetryStateMachine<E: Error> {
     switch phase {
     case .deciding:
       retriesDone += 1
-      phase = .waiting(error, timer: nil)
+      phase = .waiting(timer: nil)
+      waitingError = error
       return .wait(retry: retriesDone)
     case .stopped:
       return .deliver
@@ -131,8 +128,8 @@ struct RetryStateMachine<E: Error> {
 
   /// The engine armed `timer` for retry number `retry`.
   mutating func armed(_ timer: ScheduledWork, forRetry retry: Int) -> Armed {
-    guard case .waiting(let error, timer: nil) = phase, retry == retriesDone else { return .cancel }
-    phase = .waiting(error, timer: timer)
+    guard case .waiting(timer: nil) = phase, retry == retriesDone else { return .cancel }
+    phase = .waiting(timer: timer)
     return .keep
   }
 
@@ -142,6 +139,7 @@ struct RetryStateMachine<E: Error> {
     guard case .waiting = phase else { return nil }
     let child = RunHandle()
     phase = .attempting(child)
+    waitingError = nil
     return child
   }
 
@@ -165,8 +163,9 @@ struct RetryStateMachine<E: Error> {
     case .deciding:
       phase = .stopped(mode, attempt: nil)
       return .none
-    case .waiting(let error, let timer):
+    case .waiting(let timer):
       phase = .stopped(mode, attempt: nil)
+      let error = waitingError.take()
       return .stopWait(timer: timer, deliver: mode == .interrupt ? error : nil)
     case .stopped, .finished:
       return .none
@@ -174,7 +173,16 @@ struct RetryStateMachine<E: Error> {
   }
 }
 
-extension RetryStateMachine.Phase {
+/// Where a `retry` run is (`RetryStateMachine`); see there.
+enum RetryPhase {
+  case attempting(RunHandle)
+  case deciding
+  case waiting(timer: ScheduledWork?)
+  case stopped(StopMode, attempt: RunHandle?)
+  case finished
+}
+
+extension RetryPhase {
   /// The phase's name, for trap messages.
   var name: String {
     switch self {
