@@ -1,5 +1,3 @@
-import Synchronization
-
 // MARK: - Cancelling
 
 extension Future where E: CancellationRepresentable {

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The state of one `retry` run: which attempt is running or what it waits for, and how many retries were taken.
 ///
 /// A value type whose transitions, called under the engine's lock, return what the engine must do; the engine
