@@ -23,8 +23,26 @@ final class _MapStage<S, T, E: Error, Upstream>: _Stage<T, E>, @unchecked Sendab
   init(upstream: Promise<S, E>, transform: @escaping @Sendable (S) -> T) where Upstream == _Source<S, E> {
     self.upstream = upstream._source
     self.transform = transform
-    super.init(owner: upstream._owner) { stage, handle, completion in
+    super.init(
+      owner: upstream._owner,
+      fused: { stage, call in
+        let this = unsafeDowncast(stage, to: _MapStage<S, T, E, Upstream>.self)
+        switch call {
+        case .start(let tail):
+          this.upstream.startSegment(tail)
+        case .apply(let input, let fused, let index):
+          switch input.assumingMemoryBound(to: Result<S, E>.self).move() {
+          case .success(let value):
+            guard !fused.handle._isCancelled else { return }
+            fused.forward(Result<T, E>.success(this.transform(value)), from: index)
+          case .failure(let error):
+            fused.forward(Result<T, E>.failure(error), from: index)
+          }
+        }
+      }
+    ) { stage, handle, completion in
       let this = unsafeDowncast(stage, to: _MapStage<S, T, E, Upstream>.self)
+      guard this._fusedRun < 2 else { return _runFused(this, handle, completion) }
       let hops = this._hops
       let transform = this.transform
       // A stage's or a known result is always admitted; only a caller's task needs the admission check.
@@ -64,8 +82,26 @@ final class _ResultStage<S, T, E: Error, Upstream>: _Stage<T, E>, @unchecked Sen
   init(upstream: Promise<S, E>, transform: @escaping @Sendable (S) -> Result<T, E>) where Upstream == _Source<S, E> {
     self.upstream = upstream._source
     self.transform = transform
-    super.init(owner: upstream._owner) { stage, handle, completion in
+    super.init(
+      owner: upstream._owner,
+      fused: { stage, call in
+        let this = unsafeDowncast(stage, to: _ResultStage<S, T, E, Upstream>.self)
+        switch call {
+        case .start(let tail):
+          this.upstream.startSegment(tail)
+        case .apply(let input, let fused, let index):
+          switch input.assumingMemoryBound(to: Result<S, E>.self).move() {
+          case .success(let value):
+            guard !fused.handle._isCancelled else { return }
+            fused.forward(this.transform(value), from: index)
+          case .failure(let error):
+            fused.forward(Result<T, E>.failure(error), from: index)
+          }
+        }
+      }
+    ) { stage, handle, completion in
       let this = unsafeDowncast(stage, to: _ResultStage<S, T, E, Upstream>.self)
+      guard this._fusedRun < 2 else { return _runFused(this, handle, completion) }
       let hops = this._hops
       let transform = this.transform
       // A stage's or a known result is always admitted; only a caller's task needs the admission check.
@@ -105,8 +141,31 @@ final class _FlatMapStage<S, T, E: Error, Upstream>: _Stage<T, E>, @unchecked Se
   init(upstream: Promise<S, E>, transform: @escaping @Sendable (S) -> Promise<T, E>) where Upstream == _Source<S, E> {
     self.upstream = upstream._source
     self.transform = transform
-    super.init(owner: upstream._owner) { stage, handle, completion in
+    super.init(
+      owner: upstream._owner,
+      fused: { stage, call in
+        let this = unsafeDowncast(stage, to: _FlatMapStage<S, T, E, Upstream>.self)
+        switch call {
+        case .start(let tail):
+          this.upstream.startSegment(tail)
+        case .apply(let input, let fused, let index):
+          switch input.assumingMemoryBound(to: Result<S, E>.self).move() {
+          case .success(let value):
+            guard !fused.handle._isCancelled else { return }
+            let next = this.transform(value)
+            if case .result(let result) = next._source {
+              fused.forward(result, from: index)
+            } else {
+              fused.join(next, from: index)
+            }
+          case .failure(let error):
+            fused.forward(Result<T, E>.failure(error), from: index)
+          }
+        }
+      }
+    ) { stage, handle, completion in
       let this = unsafeDowncast(stage, to: _FlatMapStage<S, T, E, Upstream>.self)
+      guard this._fusedRun < 2 else { return _runFused(this, handle, completion) }
       let hops = this._hops
       let transform = this.transform
       // A stage's or a known result is always admitted; only a caller's task needs the admission check.
@@ -148,8 +207,31 @@ where Step.Failure == E {
   init(upstream: Promise<S, E>, transform: @escaping @Sendable (S) -> Step) where Upstream == _Source<S, E> {
     self.upstream = upstream._source
     self.transform = transform
-    super.init(owner: upstream._owner) { stage, handle, completion in
+    super.init(
+      owner: upstream._owner,
+      fused: { stage, call in
+        let this = unsafeDowncast(stage, to: _StepStage<S, Step, E, Upstream>.self)
+        switch call {
+        case .start(let tail):
+          this.upstream.startSegment(tail)
+        case .apply(let input, let fused, let index):
+          switch input.assumingMemoryBound(to: Result<S, E>.self).move() {
+          case .success(let value):
+            guard !fused.handle._isCancelled else { return }
+            let step = this.transform(value)
+            if let result = step._result {
+              fused.forward(result, from: index)
+            } else {
+              fused.join(step, from: index)
+            }
+          case .failure(let error):
+            fused.forward(Result<Step.Success, E>.failure(error), from: index)
+          }
+        }
+      }
+    ) { stage, handle, completion in
       let this = unsafeDowncast(stage, to: _StepStage<S, Step, E, Upstream>.self)
+      guard this._fusedRun < 2 else { return _runFused(this, handle, completion) }
       let hops = this._hops
       let transform = this.transform
       // A stage's or a known result is always admitted; only a caller's task needs the admission check.

@@ -23,6 +23,14 @@ public protocol ThenStep<Success, Failure>: SendableMetatype {
   /// let next = Promise<Int, Never>(value: 1).then { Result<Int, Never>.success($0 + 1) }  // calls it for you
   /// ```
   func _continue(_ handle: RunHandle, to completion: @escaping @Sendable (Result<Success, Failure>) -> Void, hop: Bool)
+
+  /// The step's result when it is known without running anything (a `Result`, or a promise made from a known
+  /// result), so that a run can pass it on at once. Library machinery: call `then`, not this.
+  ///
+  /// ```swift
+  /// let known = Promise<Int, Never>(value: 1)._result  // success(1)
+  /// ```
+  var _result: Result<Success, Failure>? { get }
 }
 
 extension Result: ThenStep {
@@ -37,6 +45,14 @@ extension Result: ThenStep {
   ) {
     _deliver(self, to: completion, hop: hop)
   }
+
+  /// This result. Library machinery: `then` reads it.
+  ///
+  /// ```swift
+  /// let known = Result<Int, Never>.success(1)._result  // success(1)
+  /// ```
+  @inlinable
+  public var _result: Result<Success, Failure>? { self }
 }
 
 extension Promise: ThenStep {
@@ -44,4 +60,16 @@ extension Promise: ThenStep {
   public typealias Success = T
   /// The error a run fails with: `E`.
   public typealias Failure = E
+
+  /// The result every run delivers, for a promise made from a known result (`Promise(value:)`,
+  /// `Promise(result:)`, `Promise(error:)`); otherwise `nil`. Library machinery: `then` reads it.
+  ///
+  /// ```swift
+  /// let known = Promise<Int, Never>(value: 1)._result  // success(1)
+  /// ```
+  @inlinable
+  public var _result: Result<T, E>? {
+    if case .result(let result) = _source { return result }
+    return nil
+  }
 }
