@@ -45,14 +45,8 @@ class _AnyStage: @unchecked Sendable {
 
   /// The `_fused` entry of a stage that is not a value stage.
   @usableFromInline
-  static func _notFused(_ stage: _AnyStage, _ call: _FusedCall) {
+  static func _notFused(_ stage: _AnyStage, _ call: _FusedCall, _ rest: _MakeRest) -> Bool {
     preconditionFailure("a fused run called a stage that is not a value stage")
-  }
-
-  /// A tail for the last `count` stages of a fused segment that ends at this stage, continuing to `terminal`.
-  @usableFromInline
-  func _fusedTail(_ handle: RunHandle, count: Int, terminal: UnsafeRawPointer) -> _AnyFusedTail {
-    preconditionFailure("only a value stage ends a fused segment")
   }
 
   deinit {
@@ -76,12 +70,5 @@ class _Stage<T, E: Error>: _AnyStage, @unchecked Sendable {
   init(owner: _AnyStage?, fused: _FusedEntry? = nil, invoke: @escaping Invoke) {
     _invoke = invoke
     super.init(owner: owner, fused: fused)
-  }
-
-  @usableFromInline
-  override func _fusedTail(_ handle: RunHandle, count: Int, terminal: UnsafeRawPointer) -> _AnyFusedTail {
-    _FusedTail(
-      last: self, count: count, handle: handle,
-      completion: terminal.assumingMemoryBound(to: (@Sendable (Result<T, E>) -> Void).self).pointee)
   }
 }

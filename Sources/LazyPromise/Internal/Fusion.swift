@@ -1,16 +1,25 @@
 // A fused run: consecutive `then`/`map`/`flatMap` stages driven by direct calls, with no continuation per stage.
 //
-// Run stage by stage, a chain builds one continuation closure per stage per run: stage N's continuation captures
-// stage N+1's, so a run of a prebuilt chain allocated once per stage, as hand-written nested callbacks do. A fused
-// run instead takes up to `_segmentLimit` consecutive value stages at once (a segment), lists them on the stack
-// from first to last, and passes each stage's output straight to the next stage's `_apply` in a stack buffer. A
-// segment allocates one `_FusedTail` (which holds the segment's continuation while its upstream runs), however
-// many stages it has; a stage whose function returns a promise that is not a known result (a join) gives the rest
-// of its segment a tail of its own.
+// Run stage by stage, a chain makes one continuation closure per stage per run (each captures the next one), so a
+// run of a prebuilt chain allocated once per stage, as hand-written nested callbacks do. A fused run instead takes
+// up to `_segmentLimit` consecutive value stages at once (a segment): `_driveSegment` lists them on the stack, first
+// to last, and each stage passes its output straight to the next stage's `_fused` entry in a stack buffer; the
+// last one writes the segment's output into a buffer of `_driveSegment`, which delivers it.
 //
-// Stack: a segment is at most `_segmentLimit` direct calls deep, and every crossing between segments (starting the
-// upstream, delivering to the next segment) goes through the trampoline. A chain of many segments holds a chain of
-// tails, each owning the next one's continuation; `_FusedTail.deinit` releases it in bounded stack.
+// Only the frame of `_driveSegment`, specialized for the last stage's output type, holds the segment's
+// continuation. The stages in between never see it: their entries are non-generic. Where a segment must wait for
+// its input (a task or another segment upstream, or a promise a stage's function returned), the stage asks that
+// frame, through the non-escaping `_MakeRest` it was given, for a `_Rest`: a closure made there, which drives the
+// remaining stages when the input arrives. That is the only allocation of a segment, and a segment whose input is
+// known at once (a chain that starts with `Promise(value:)`) makes none. Passing the continuation itself through
+// memory would not do: a function value stored or loaded through a pointer of a generic type is re-abstracted,
+// which allocates a thunk each time.
+//
+// Stack: a segment is at most `_segmentLimit` direct calls deep; its output is delivered after they return,
+// through the trampoline, and a segment waiting for another one upstream starts it through the trampoline.
+// Segments of a chain of value stages end at depths that are multiples of `_segmentLimit`, so the stages at
+// multiples of `_relayInterval` start theirs through a relay, which bounds how many continuations a release frees
+// recursively (`_Relay`).
 
 /// How many consecutive value stages one segment of a fused run drives with direct calls.
 @usableFromInline let _segmentLimit = 64
@@ -18,188 +27,164 @@
 /// What a fused run asks of a value stage.
 @usableFromInline
 enum _FusedCall {
-  /// Start the stage's upstream (the stage is the first of a segment), delivering its result to the tail.
-  case start(_AnyFusedTail)
+  /// Start the stage's upstream (the stage is the first of the segment): drive the segment with its result now if
+  /// it is known, or later, through a `_Rest`.
+  case start(_ fused: _Fused)
   /// Apply the stage, `index` in `fused`, to its input (a `Result<S, E>` that the stage moves out of the buffer),
   /// then pass the output on with `_Fused.forward` or `_Fused.join`.
   case apply(_ input: UnsafeMutableRawPointer, _ fused: _Fused, _ index: Int)
 }
 
-/// A value stage's part in fused runs, written where its types are concrete; see `_FusedCall`.
+/// Drives the rest of a segment, from the stage it was made for, with that stage's input (moved out of the buffer).
 @usableFromInline
-typealias _FusedEntry = (_ stage: _AnyStage, _ call: _FusedCall) -> Void
+typealias _Rest = @Sendable (_ input: UnsafeMutableRawPointer) -> Void
 
-/// One segment of a fused run, as its stages see it: valid only during the calls of one drive of the segment.
+/// Makes the `_Rest` of the segment from stage `index` on; given by `_driveSegment` to every call it makes.
+@usableFromInline
+typealias _MakeRest = (_ index: Int) -> _Rest
+
+/// A value stage's part in fused runs, written where its types are concrete. It returns whether the segment's output
+/// is now in `_Fused.output` (`false` when the run was cancelled, or the rest of the segment waits for an input).
+@usableFromInline
+typealias _FusedEntry = (_ stage: _AnyStage, _ call: _FusedCall, _ rest: _MakeRest) -> Bool
+
+/// One segment of a fused run, as its stages see it: valid only during one call of `_driveSegment`.
 @usableFromInline
 struct _Fused {
-  /// The segment's stages, first to last (not retained: the tail owns the last one, which owns the rest).
+  /// The segment's stages, first to last (not retained: whoever runs the segment keeps the last one, which owns
+  /// the rest).
   @usableFromInline let stages: UnsafePointer<Unmanaged<_AnyStage>>
   @usableFromInline let count: Int
-  /// The segment's continuation: a `@Sendable (Result<T, E>) -> Void` for the last stage's `T` and `E`.
-  @usableFromInline let terminal: UnsafeRawPointer
   @usableFromInline let handle: RunHandle
+  /// Where the last stage writes the segment's output, a `Result<T, E>` of its `T` and `E`.
+  @usableFromInline let output: UnsafeMutableRawPointer
 
   @inlinable
-  init(stages: UnsafePointer<Unmanaged<_AnyStage>>, count: Int, terminal: UnsafeRawPointer, handle: RunHandle) {
+  init(stages: UnsafePointer<Unmanaged<_AnyStage>>, count: Int, handle: RunHandle, output: UnsafeMutableRawPointer) {
     self.stages = stages
     self.count = count
-    self.terminal = terminal
     self.handle = handle
+    self.output = output
   }
 
-  /// The continuation of the segment's last stage, whose output type is `Result<T, E>`.
+  /// Applies stage `index` to `input` by a direct call.
   @inlinable
   @inline(__always)
-  func terminal<T, E: Error>(of _: Result<T, E>.Type) -> @Sendable (Result<T, E>) -> Void {
-    terminal.assumingMemoryBound(to: (@Sendable (Result<T, E>) -> Void).self).pointee
-  }
-
-  /// Passes the output of stage `index` on: to the next stage of the segment by a direct call, or, from the last
-  /// stage, to the segment's continuation through the trampoline.
-  @inlinable
-  @inline(__always)
-  func forward<T, E: Error>(_ output: Result<T, E>, from index: Int) {
-    let next = index &+ 1
-    if next == count {
-      _deliver(output, to: terminal(of: Result<T, E>.self))
-    } else {
-      withUnsafeTemporaryAllocation(of: Result<T, E>.self, capacity: 1) { buffer in
-        let input = buffer.baseAddress.unsafelyUnwrapped
-        input.initialize(to: output)
-        stages[next]._withUnsafeGuaranteedRef { stage in
-          stage._fused(stage, .apply(UnsafeMutableRawPointer(input), self, next))
-        }
-      }
-    }
-  }
-
-  /// Continues stage `index` with `step`, which may deliver later (a join): the rest of the segment waits on a
-  /// tail of its own.
-  @inlinable
-  func join<Step: ThenStep>(_ step: Step, from index: Int) {
-    let next = index &+ 1
-    if next == count {
-      step._continue(handle, to: terminal(of: Result<Step.Success, Step.Failure>.self), hop: true)
-    } else {
-      let rest = stages[count &- 1]._withUnsafeGuaranteedRef { last in
-        last._fusedTail(handle, count: count &- next, terminal: terminal)
-      }
-      step._continue(handle, to: { rest.resume($0) }, hop: true)
-    }
-  }
-}
-
-/// The continuation of a segment while its input is pending: it owns the segment's last stage (and so the
-/// stages before it) and holds the segment's own continuation.
-@usableFromInline
-class _AnyFusedTail: @unchecked Sendable {
-  @usableFromInline final let last: _AnyStage
-  @usableFromInline final let count: Int
-  @usableFromInline final let handle: RunHandle
-
-  @inlinable
-  init(last: _AnyStage, count: Int, handle: RunHandle) {
-    self.last = last
-    self.count = count
-    self.handle = handle
-  }
-
-  /// Drives the segment with the input of its first stage, a `Result<S, E>`.
-  @inlinable
-  final func resume<S, E: Error>(_ input: Result<S, E>) {
+  func apply<S, E: Error>(_ index: Int, to input: Result<S, E>, _ rest: _MakeRest) -> Bool {
     withUnsafeTemporaryAllocation(of: Result<S, E>.self, capacity: 1) { buffer in
       let pointer = buffer.baseAddress.unsafelyUnwrapped
       pointer.initialize(to: input)
-      drive(UnsafeMutableRawPointer(pointer))
-    }
-  }
-
-  /// Drives the segment with the input in `input`, which the first stage moves out; see `_FusedTail`.
-  @usableFromInline
-  func drive(_ input: UnsafeMutableRawPointer) {
-    preconditionFailure("_AnyFusedTail is abstract")
-  }
-
-  /// Lists the segment's stages on the stack, first to last, and applies the first to `input`.
-  @usableFromInline
-  final func drive(_ input: UnsafeMutableRawPointer, terminal: UnsafeRawPointer) {
-    withUnsafeTemporaryAllocation(of: Unmanaged<_AnyStage>.self, capacity: count) { stages in
-      var stage = Unmanaged.passUnretained(last)
-      var index = count &- 1
-      stages.initializeElement(at: index, to: stage)
-      while index > 0 {
-        stage = stage._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0._owner.unsafelyUnwrapped) }
-        index &-= 1
-        stages.initializeElement(at: index, to: stage)
+      return stages[index]._withUnsafeGuaranteedRef { stage in
+        stage._fused(stage, .apply(UnsafeMutableRawPointer(pointer), self, index), rest)
       }
-      let fused = _Fused(
-        stages: UnsafePointer(stages.baseAddress.unsafelyUnwrapped), count: count, terminal: terminal, handle: handle)
-      stage._withUnsafeGuaranteedRef { first in first._fused(first, .apply(input, fused, 0)) }
     }
   }
-}
 
-/// A segment's tail for a last stage of output `Result<T, E>`.
-@usableFromInline
-final class _FusedTail<T, E: Error>: _AnyFusedTail, @unchecked Sendable {
-  /// The segment's continuation; `nil` only while the tail is freed.
-  @usableFromInline var completion: (@Sendable (Result<T, E>) -> Void)?
-
+  /// Passes the output of stage `index` on: to the next stage of the segment, or, from the last stage, into
+  /// `output`.
   @inlinable
-  init(last: _AnyStage, count: Int, handle: RunHandle, completion: @escaping @Sendable (Result<T, E>) -> Void) {
-    self.completion = completion
-    super.init(last: last, count: count, handle: handle)
+  @inline(__always)
+  func forward<T, E: Error>(_ result: Result<T, E>, from index: Int, _ rest: _MakeRest) -> Bool {
+    let next = index &+ 1
+    if next == count {
+      output.assumingMemoryBound(to: Result<T, E>.self).initialize(to: result)
+      return true
+    }
+    return apply(next, to: result, rest)
   }
 
-  @usableFromInline
-  override func drive(_ input: UnsafeMutableRawPointer) {
-    withUnsafePointer(to: completion!) { drive(input, terminal: UnsafeRawPointer($0)) }
+  /// Continues stage `index` with `step`, which may deliver later (a join): the rest of the segment waits for it.
+  @inlinable
+  func join<Step: ThenStep>(_ step: Step, from index: Int, _ rest: _MakeRest) -> Bool {
+    let next = rest(index &+ 1)
+    step._continue(handle, to: { _Fused.resume(next, with: $0) }, hop: true)
+    return false
   }
 
-  deinit {
-    // The continuation may be the next segment's, which owns its own tail: a chain of segments would otherwise be
-    // freed recursively. `releaseInBoundedStack`, written out for a function-typed property (see there); the
-    // release happens inside the hop, so that the tails it frees measure their depth from here.
-    _hop(
-      { completion = nil },
-      {
-        let deferred = completion
-        return { withExtendedLifetime(deferred) {} }
-      })
+  /// Drives a segment's rest with its input.
+  @inlinable
+  static func resume<S, E: Error>(_ rest: _Rest, with input: Result<S, E>) {
+    withUnsafeTemporaryAllocation(of: Result<S, E>.self, capacity: 1) { buffer in
+      let pointer = buffer.baseAddress.unsafelyUnwrapped
+      pointer.initialize(to: input)
+      rest(UnsafeMutableRawPointer(pointer))
+    }
   }
 }
 
 extension _Source {
-  /// Starts this source, the upstream of a segment's first stage, delivering its result to the segment's tail.
+  /// Starts this source, the upstream of the first stage of `fused`, driving the segment with its result: at once
+  /// for a known result, or through a `_Rest` that waits for it.
   @inlinable
-  func startSegment(_ tail: _AnyFusedTail) {
-    let handle = tail.handle
+  func startSegment(_ fused: _Fused, _ rest: _MakeRest) -> Bool {
+    let handle = fused.handle
     switch self {
     case .result(let result):
-      guard !handle._isCancelled else { return }
-      tail.resume(result)
+      guard !handle._isCancelled else { return false }
+      return fused.apply(0, to: result, rest)
     case .stage(let upstream):
-      Self.startStage(upstream, handle, joining: true) { tail.resume($0) }
+      let next = rest(0)
+      Self.startStage(upstream, handle, joining: true) { _Fused.resume(next, with: $0) }
+      return false
     case .task:
+      let next = rest(0)
       start(handle) { admission in
         { result in
-          if admission.admit(handle) { tail.resume(result) }
+          if admission.admit(handle) { _Fused.resume(next, with: result) }
         }
       }
+      return false
     }
   }
 }
 
-/// Runs the segment that ends at `last` (up to `_segmentLimit` fusable stages), delivering to `completion`.
+/// Runs the segment that ends at the value stage `last`, delivering its output to `completion`; returns `false`,
+/// having done nothing, when the segment would be a single stage, which runs as before.
+///
+/// The segment ends at `last` and begins after the nearest depth that is a multiple of `_segmentLimit` (or after
+/// the nearest stage that is not a value stage); see the top of this file.
 @inlinable
 func _runFused<T, E: Error>(
   _ last: _Stage<T, E>, _ handle: RunHandle, _ completion: @escaping @Sendable (Result<T, E>) -> Void
+) -> Bool {
+  let count = min(Int(last._fusedRun), Int((last._depth &- 1) % UInt32(_segmentLimit)) &+ 1)
+  guard count > 1 else { return false }
+  _driveSegment(last, count: count, from: 0, input: nil, handle, completion)
+  return true
+}
+
+/// Drives the stages from `index` on of the segment of `count` stages that ends at `last`: starts the segment when
+/// `input` is `nil`, or applies stage `index` to `input`. Delivers the segment's output to `completion`.
+@inlinable
+func _driveSegment<T, E: Error>(
+  _ last: _AnyStage, count: Int, from index: Int, input: UnsafeMutableRawPointer?, _ handle: RunHandle,
+  _ completion: @escaping @Sendable (Result<T, E>) -> Void
 ) {
-  let count = Int(last._fusedRun)
-  var first = Unmanaged.passUnretained(last as _AnyStage)
-  for _ in 1..<count {
-    first = first._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0._owner.unsafelyUnwrapped) }
+  if index == count {  // a join at the last stage: its result is the segment's output
+    _deliver(input.unsafelyUnwrapped.assumingMemoryBound(to: Result<T, E>.self).move(), to: completion)
+    return
   }
-  let tail = _FusedTail(last: last, count: count, handle: handle, completion: completion)
-  first._withUnsafeGuaranteedRef { $0._fused($0, .start(tail)) }
+  func rest(_ index: Int) -> _Rest {
+    { input in _driveSegment(last, count: count, from: index, input: input, handle, completion) }
+  }
+  withUnsafeTemporaryAllocation(of: Unmanaged<_AnyStage>.self, capacity: count) { stages in
+    var stage = Unmanaged.passUnretained(last)
+    var position = count &- 1
+    stages.initializeElement(at: position, to: stage)
+    while position > index {
+      stage = stage._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0._owner.unsafelyUnwrapped) }
+      position &-= 1
+      stages.initializeElement(at: position, to: stage)
+    }
+    withUnsafeTemporaryAllocation(of: Result<T, E>.self, capacity: 1) { output in
+      let outputPointer = output.baseAddress.unsafelyUnwrapped
+      let fused = _Fused(
+        stages: UnsafePointer(stages.baseAddress.unsafelyUnwrapped), count: count, handle: handle,
+        output: UnsafeMutableRawPointer(outputPointer))
+      let call: _FusedCall = input.map { .apply($0, fused, index) } ?? .start(fused)
+      if stage._withUnsafeGuaranteedRef({ $0._fused($0, call, rest) }) {
+        _deliver(outputPointer.move(), to: completion)
+      }
+    }
+  }
 }

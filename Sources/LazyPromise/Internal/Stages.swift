@@ -25,24 +25,24 @@ final class _MapStage<S, T, E: Error, Upstream>: _Stage<T, E>, @unchecked Sendab
     self.transform = transform
     super.init(
       owner: upstream._owner,
-      fused: { stage, call in
+      fused: { stage, call, rest in
         let this = unsafeDowncast(stage, to: _MapStage<S, T, E, Upstream>.self)
         switch call {
-        case .start(let tail):
-          this.upstream.startSegment(tail)
+        case .start(let fused):
+          return this.upstream.startSegment(fused, rest)
         case .apply(let input, let fused, let index):
           switch input.assumingMemoryBound(to: Result<S, E>.self).move() {
           case .success(let value):
-            guard !fused.handle._isCancelled else { return }
-            fused.forward(Result<T, E>.success(this.transform(value)), from: index)
+            guard !fused.handle._isCancelled else { return false }
+            return fused.forward(Result<T, E>.success(this.transform(value)), from: index, rest)
           case .failure(let error):
-            fused.forward(Result<T, E>.failure(error), from: index)
+            return fused.forward(Result<T, E>.failure(error), from: index, rest)
           }
         }
       }
     ) { stage, handle, completion in
       let this = unsafeDowncast(stage, to: _MapStage<S, T, E, Upstream>.self)
-      guard this._fusedRun < 2 else { return _runFused(this, handle, completion) }
+      if this._fusedRun > 1, _runFused(this, handle, completion) { return }
       let hops = this._hops
       let transform = this.transform
       // A stage's or a known result is always admitted; only a caller's task needs the admission check.
@@ -84,24 +84,24 @@ final class _ResultStage<S, T, E: Error, Upstream>: _Stage<T, E>, @unchecked Sen
     self.transform = transform
     super.init(
       owner: upstream._owner,
-      fused: { stage, call in
+      fused: { stage, call, rest in
         let this = unsafeDowncast(stage, to: _ResultStage<S, T, E, Upstream>.self)
         switch call {
-        case .start(let tail):
-          this.upstream.startSegment(tail)
+        case .start(let fused):
+          return this.upstream.startSegment(fused, rest)
         case .apply(let input, let fused, let index):
           switch input.assumingMemoryBound(to: Result<S, E>.self).move() {
           case .success(let value):
-            guard !fused.handle._isCancelled else { return }
-            fused.forward(this.transform(value), from: index)
+            guard !fused.handle._isCancelled else { return false }
+            return fused.forward(this.transform(value), from: index, rest)
           case .failure(let error):
-            fused.forward(Result<T, E>.failure(error), from: index)
+            return fused.forward(Result<T, E>.failure(error), from: index, rest)
           }
         }
       }
     ) { stage, handle, completion in
       let this = unsafeDowncast(stage, to: _ResultStage<S, T, E, Upstream>.self)
-      guard this._fusedRun < 2 else { return _runFused(this, handle, completion) }
+      if this._fusedRun > 1, _runFused(this, handle, completion) { return }
       let hops = this._hops
       let transform = this.transform
       // A stage's or a known result is always admitted; only a caller's task needs the admission check.
@@ -143,29 +143,29 @@ final class _FlatMapStage<S, T, E: Error, Upstream>: _Stage<T, E>, @unchecked Se
     self.transform = transform
     super.init(
       owner: upstream._owner,
-      fused: { stage, call in
+      fused: { stage, call, rest in
         let this = unsafeDowncast(stage, to: _FlatMapStage<S, T, E, Upstream>.self)
         switch call {
-        case .start(let tail):
-          this.upstream.startSegment(tail)
+        case .start(let fused):
+          return this.upstream.startSegment(fused, rest)
         case .apply(let input, let fused, let index):
           switch input.assumingMemoryBound(to: Result<S, E>.self).move() {
           case .success(let value):
-            guard !fused.handle._isCancelled else { return }
+            guard !fused.handle._isCancelled else { return false }
             let next = this.transform(value)
             if case .result(let result) = next._source {
-              fused.forward(result, from: index)
+              return fused.forward(result, from: index, rest)
             } else {
-              fused.join(next, from: index)
+              return fused.join(next, from: index, rest)
             }
           case .failure(let error):
-            fused.forward(Result<T, E>.failure(error), from: index)
+            return fused.forward(Result<T, E>.failure(error), from: index, rest)
           }
         }
       }
     ) { stage, handle, completion in
       let this = unsafeDowncast(stage, to: _FlatMapStage<S, T, E, Upstream>.self)
-      guard this._fusedRun < 2 else { return _runFused(this, handle, completion) }
+      if this._fusedRun > 1, _runFused(this, handle, completion) { return }
       let hops = this._hops
       let transform = this.transform
       // A stage's or a known result is always admitted; only a caller's task needs the admission check.
@@ -209,29 +209,29 @@ where Step.Failure == E {
     self.transform = transform
     super.init(
       owner: upstream._owner,
-      fused: { stage, call in
+      fused: { stage, call, rest in
         let this = unsafeDowncast(stage, to: _StepStage<S, Step, E, Upstream>.self)
         switch call {
-        case .start(let tail):
-          this.upstream.startSegment(tail)
+        case .start(let fused):
+          return this.upstream.startSegment(fused, rest)
         case .apply(let input, let fused, let index):
           switch input.assumingMemoryBound(to: Result<S, E>.self).move() {
           case .success(let value):
-            guard !fused.handle._isCancelled else { return }
+            guard !fused.handle._isCancelled else { return false }
             let step = this.transform(value)
             if let result = step._result {
-              fused.forward(result, from: index)
+              return fused.forward(result, from: index, rest)
             } else {
-              fused.join(step, from: index)
+              return fused.join(step, from: index, rest)
             }
           case .failure(let error):
-            fused.forward(Result<Step.Success, E>.failure(error), from: index)
+            return fused.forward(Result<Step.Success, E>.failure(error), from: index, rest)
           }
         }
       }
     ) { stage, handle, completion in
       let this = unsafeDowncast(stage, to: _StepStage<S, Step, E, Upstream>.self)
-      guard this._fusedRun < 2 else { return _runFused(this, handle, completion) }
+      if this._fusedRun > 1, _runFused(this, handle, completion) { return }
       let hops = this._hops
       let transform = this.transform
       // A stage's or a known result is always admitted; only a caller's task needs the admission check.
