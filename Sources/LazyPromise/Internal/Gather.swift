@@ -69,6 +69,8 @@ struct _GatherStateMachine<T, E: Error> {
     /// The combined run was interrupted (cooperative cancellation): every input, running or started later, is too.
     @usableFromInline var interrupted = false
 
+    /// A run with these slots and results, no input started yet (the memberwise initializer, which inlinable code
+    /// cannot call).
     @inlinable
     init(slots: [_GatherSlot], results: [Result<T, E>?]) {
       self.slots = slots
@@ -78,7 +80,9 @@ struct _GatherStateMachine<T, E: Error> {
 
   @usableFromInline let rule: Rule
   @usableFromInline let limit: Int
-  /// Whether the run is still going; `running` holds its inputs' slots while it is.
+  /// Whether the run is still going; `running` holds its inputs' slots while it is. Both are set only by the
+  /// transitions below (not `private(set)`: the transitions are `@inlinable`, and inlinable code cannot use a
+  /// private setter).
   @usableFromInline var phase = _GatherPhase.running
   @usableFromInline var running: Running
 
