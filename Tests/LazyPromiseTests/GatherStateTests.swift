@@ -3,10 +3,10 @@ import Testing
 
 @testable import LazyPromise
 
-/// The transitions of `GatherStateMachine`, event by event: what each returns for the engine to do (issue 10).
+/// The transitions of `_GatherStateMachine`, event by event: what each returns for the engine to do (issue 10).
 @Suite("gather state machine transitions")
 struct GatherStateTests {
-  typealias Machine = GatherStateMachine<Int, TestError>
+  typealias Machine = _GatherStateMachine<Int, TestError>
 
   /// What an action says, in a form a test can compare: the handles to cancel by identity.
   enum Did: Equatable {

@@ -20,10 +20,11 @@ extension Promise where T: Sendable {
   ///     count as 1.
   /// - Returns: A promise of every input's value.
   /// - Complexity: O(*n*) per run, in constant stack even when every input completes synchronously.
+  @inlinable
   public static func all(_ promises: [Promise<T, E>], maxConcurrent: Int? = nil) -> Promise<[T], E> {
-    Gather.promise(promises, rule: .allSucceed, limit: maxConcurrent) { decisive, results in
+    _Gather.promise(promises, rule: .allSucceed, limit: maxConcurrent) { decisive, results in
       if case .failure(let error)? = decisive { return .failure(error) }
-      return .success(results.map(successValue))
+      return .success(results.map(_successValue))
     }
   }
 
@@ -45,11 +46,12 @@ extension Promise where T: Sendable {
   ///   - maxConcurrent: How many inputs may run at once; `nil` (the default) starts them all. Values below 1
   ///     count as 1.
   /// - Returns: A promise of every input's result.
+  @inlinable
   public static func allSettled(
     _ promises: [Promise<T, E>], maxConcurrent: Int? = nil
   ) -> Promise<[Result<T, E>], Never> {
-    Gather.promise(promises, rule: .allSettle, limit: maxConcurrent) { _, results in
-      .success(results.map(settledResult))
+    _Gather.promise(promises, rule: .allSettle, limit: maxConcurrent) { _, results in
+      .success(results.map(_settledResult))
     }
   }
 }

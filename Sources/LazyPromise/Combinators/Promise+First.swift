@@ -29,7 +29,7 @@ extension Promise where T: Sendable {
     let accepted: @Sendable (Result<T?, E>) -> Bool = { result in
       if case .success(.some) = result { true } else { false }
     }
-    return Gather.promise(candidates, rule: .firstWhere(accepted)) { decisive, results in
+    return _Gather.promise(candidates, rule: .firstWhere(accepted)) { decisive, results in
       if case .success(let value?)? = decisive { return .success(value) }
       for case .failure(let error)? in results { return .failure(error) }
       return .success(nil)

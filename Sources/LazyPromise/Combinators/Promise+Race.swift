@@ -17,7 +17,7 @@ extension Promise where T: Sendable {
   ///   - others: The other inputs.
   /// - Returns: A promise of the first result.
   public static func race(_ first: Promise<T, E>, _ others: Promise<T, E>...) -> Promise<T, E> {
-    Gather.promise([first] + others, rule: .first) { decisive, _ in
+    _Gather.promise([first] + others, rule: .first) { decisive, _ in
       guard let decisive else { fatalError("Internal inconsistency: a race of one or more had no winner") }
       return decisive
     }
@@ -37,7 +37,7 @@ extension Promise where T: Sendable {
   /// - Parameter promises: The inputs.
   /// - Returns: A promise of the first result's value (`nil` when `promises` is empty), or of its error.
   public static func race(_ promises: [Promise<T, E>]) -> Promise<T?, E> {
-    Gather.promise(promises, rule: .first) { decisive, _ in
+    _Gather.promise(promises, rule: .first) { decisive, _ in
       decisive.map { $0.map(Optional.some) } ?? .success(nil)
     }
   }
@@ -57,7 +57,7 @@ extension Promise where T: Sendable {
   /// - Parameter promises: The inputs.
   /// - Returns: A promise of the first value, or of every input's error.
   public static func any(_ promises: [Promise<T, E>]) -> Promise<T, AllFailedError<E>> {
-    Gather.promise(promises, rule: .firstSuccess) { decisive, results in
+    _Gather.promise(promises, rule: .firstSuccess) { decisive, results in
       if case .success(let value)? = decisive { return .success(value) }
       return .failure(AllFailedError(errors: results.map(failureError)))
     }

@@ -25,7 +25,7 @@ extension Promise where T: Sendable {
     _ combine: @escaping @Sendable (Accumulated, T) -> Accumulated
   ) -> Promise<Accumulated, E> {
     let inputs = Array(promises)
-    return Promise<Accumulated, E>(combinator: { run, completion in
+    return Promise<Accumulated, E>(_combinator: { run, completion in
       ReduceLoop(inputs: inputs, combine: combine, completion: completion).start(run, initial: initial)
     })
   }

@@ -22,9 +22,9 @@ public func zip<A: Sendable, B: Sendable, each C: Sendable, E: Error>(
   _ first: Promise<A, E>, _ second: Promise<B, E>, _ rest: repeat Promise<each C, E>
 ) -> Promise<(A, B, repeat each C), E> {
   let inputs = ZipInputs(first, second, repeat each rest)
-  return Promise<(A, B, repeat each C), E>(combinator: { run, completion in
+  return Promise<(A, B, repeat each C), E>(_combinator: { run, completion in
     let slots = ZipSlots<A, B, repeat each C>()
-    let gather = Gather(inputs.storing(into: slots), rule: .allSucceed) { decisive, _ in
+    let gather = _Gather(inputs.storing(into: slots), rule: .allSucceed) { decisive, _ in
       if case .failure(let error)? = decisive {
         completion(.failure(error))
       } else {

@@ -62,7 +62,7 @@ public enum PromiseDiagnostics {
   private struct Handler {
     let call: @Sendable (PromiseDiagnostic) -> Void
   }
-  private static let handler = Lock<Handler?>(nil)
+  private static let handler = _Lock<Handler?>(nil)
 
   /// Replaces the handler that receives diagnostics; `nil` restores the default (standard error).
   ///

@@ -48,7 +48,7 @@ extension Promise {
   /// - Returns: A lazy promise memoizing this one's first run.
   public func shared() -> Promise<T, E> {
     let work = SharedWork(self)
-    return Promise(combinator: { run, completion in work.run(run, completion: completion) })
+    return Promise(_combinator: { run, completion in work.run(run, completion: completion) })
   }
 }
 

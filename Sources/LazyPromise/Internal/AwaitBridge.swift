@@ -19,10 +19,10 @@ extension Promise where T: Sendable {
 /// awaiting task is cancelled and the error type can say so — with that error.
 final class AwaitBridge<T: Sendable, E: Error>: Sendable {
   private let handle = RunHandle()
-  /// Guards `continuation`. A `Lock<Void>` beside the state rather than a `Lock` holding it: this engine runs unspecialized
+  /// Guards `continuation`. A `_Lock<Void>` beside the state rather than a `_Lock` holding it: this engine runs unspecialized
   /// in the caller's module, where a lock whose layout depends on the generic state would look its type up in the
-  /// runtime's metadata cache at every transition (see `Gather`).
-  private let lock = Lock(())
+  /// runtime's metadata cache at every transition (see `_Gather`).
+  private let lock = _Lock(())
   /// Only read or written inside `lock.withLock`.
   @exclusivity(unchecked) nonisolated(unsafe) private var continuation: CheckedContinuation<Result<T, E>, Never>?
 
@@ -34,13 +34,13 @@ final class AwaitBridge<T: Sendable, E: Error>: Sendable {
       resume(.failure(cancelled))
       return
     }
-    promise.run(under: handle) { [self] result in resume(result) }
+    promise._run(under: handle) { [self] result in resume(result) }
   }
 
   /// The awaiting task was cancelled (before or after `start`).
   func taskCancelled(endingWith cancelled: E?) {
     guard let cancelled else {
-      handle.interrupt()
+      handle._interrupt()
       return
     }
     handle.cancel()

@@ -13,17 +13,21 @@
 /// - `.finished`: `begin` with no inputs, a decisive result, the last result and `cancel` end the run; every later
 ///   event is ignored, except that an input whose `run` returns only now is cancelled.
 ///
-/// The phase, the slots and the start decision are non-generic types (`GatherPhase`, `GatherSlot`,
-/// `GatherStarted`), with the results kept beside the slots: the engine runs unspecialized in the caller's module,
-/// where each use of a type generic over `T` and `E` is a look-up in the runtime's metadata cache. A slot carrying
-/// its result, a phase enum carrying the slots and a `(rule, result)` tuple took `Promise.all` from 11,527 to
-/// 14,020 instructions per input; without them it takes 8,917 (`Benchmarks/Scripts/check-instructions.sh`,
-/// `promise.all.child`).
+/// `all` and `allSettled` are `@inlinable` down to this engine, so the caller's module specializes it for its `T`
+/// and `E` and no type is looked up in the runtime's metadata cache per input: `Promise.all` takes 2,769
+/// instructions per input, against 8,917 when it ran unspecialized (`Benchmarks/Scripts/check-instructions.sh`,
+/// `promise.all.child`). `race`, `any`, `zip` and `first(of:where:)` still run it unspecialized, where each use of a
+/// type generic over `T` and `E` is such a look-up; for them the phase, the slots and the start decision stay
+/// non-generic types (`_GatherPhase`, `_GatherSlot`, `_GatherStarted`), with the results kept beside the slots. A
+/// slot carrying its result, a phase enum carrying the slots and a `(rule, result)` tuple had taken the unspecialized
+/// `Promise.all` from 11,527 to 14,020 instructions per input, against 8,917 without them.
 ///
 /// An event that cannot happen traps with the state and the event: `begin` twice, the driver asking for an input
 /// while not driving, an input returning its handle twice or delivering twice.
-struct GatherStateMachine<T, E: Error> {
+@usableFromInline
+struct _GatherStateMachine<T, E: Error> {
   /// When the combined run is decided.
+  @usableFromInline
   enum Rule {
     /// `all`, `zip`: when every input has succeeded, or at the first failure.
     case allSucceed
@@ -39,6 +43,7 @@ struct GatherStateMachine<T, E: Error> {
   }
 
   /// What the engine does after `begin` or `received`.
+  @usableFromInline
   enum Action {
     case none
     /// Start inputs while `nextToStart()` gives one: the caller has become the driver.
@@ -49,27 +54,39 @@ struct GatherStateMachine<T, E: Error> {
   }
 
   /// A run that is not decided yet.
+  @usableFromInline
   struct Running {
     /// One slot per input, in input order.
-    var slots: [GatherSlot]
+    @usableFromInline var slots: [_GatherSlot]
     /// The result each input delivered, in input order, once it is `.delivered`.
-    var results: [Result<T, E>?]
+    @usableFromInline var results: [Result<T, E>?]
     /// The next input to start: every input before it has started.
-    var nextIndex = 0
+    @usableFromInline var nextIndex = 0
     /// How many inputs have delivered; `nextIndex - delivered` are running.
-    var delivered = 0
+    @usableFromInline var delivered = 0
     /// Some caller is the driver, starting inputs.
-    var driving = false
+    @usableFromInline var driving = false
     /// The combined run was interrupted (cooperative cancellation): every input, running or started later, is too.
-    var interrupted = false
+    @usableFromInline var interrupted = false
+
+    /// A run with these slots and results, no input started yet (the memberwise initializer, which inlinable code
+    /// cannot call).
+    @inlinable
+    init(slots: [_GatherSlot], results: [Result<T, E>?]) {
+      self.slots = slots
+      self.results = results
+    }
   }
 
-  let rule: Rule
-  let limit: Int
-  /// Whether the run is still going; `running` holds its inputs' slots while it is.
-  private(set) var phase = GatherPhase.running
-  private(set) var running: Running
+  @usableFromInline let rule: Rule
+  @usableFromInline let limit: Int
+  /// Whether the run is still going; `running` holds its inputs' slots while it is. Both are set only by the
+  /// transitions below (not `private(set)`: the transitions are `@inlinable`, and inlinable code cannot use a
+  /// private setter).
+  @usableFromInline var phase = _GatherPhase.running
+  @usableFromInline var running: Running
 
+  @inlinable
   init(count: Int, rule: Rule, limit: Int?) {
     self.rule = rule
     self.limit = max(1, limit ?? count)
@@ -78,6 +95,7 @@ struct GatherStateMachine<T, E: Error> {
   }
 
   /// The combined run begins: with no inputs it is decided at once; otherwise the caller drives.
+  @inlinable
   mutating func begin() -> Action {
     guard phase == .running else { return .none }  // cancelled before it began
     precondition(!running.driving && running.nextIndex == 0, "gather: begin in state .running (already begun)")
@@ -90,6 +108,7 @@ struct GatherStateMachine<T, E: Error> {
   }
 
   /// The driver asks for the next input to start; `nil` ends its turn.
+  @inlinable
   mutating func nextToStart() -> Int? {
     guard phase == .running else { return nil }
     precondition(running.driving, "gather: next input asked for in state .running with no driver")
@@ -104,7 +123,8 @@ struct GatherStateMachine<T, E: Error> {
   }
 
   /// An input's `run` returned its handle.
-  mutating func started(_ index: Int, handle: RunHandle) -> GatherStarted {
+  @inlinable
+  mutating func started(_ index: Int, handle: RunHandle) -> _GatherStarted {
     guard phase == .running else { return .cancel }
     switch running.slots[index] {
     case .starting:
@@ -119,6 +139,7 @@ struct GatherStateMachine<T, E: Error> {
   }
 
   /// An input delivered `result`.
+  @inlinable
   mutating func received(_ result: Result<T, E>, from index: Int) -> Action {
     guard phase == .running else { return .none }
     switch running.slots[index] {
@@ -159,6 +180,7 @@ struct GatherStateMachine<T, E: Error> {
   }
 
   /// The combined run was cancelled: nothing more starts or is delivered; cancel the inputs still running.
+  @inlinable
   mutating func cancel() -> [RunHandle] {
     guard phase == .running else { return [] }
     let handles = running.handles()
@@ -168,6 +190,7 @@ struct GatherStateMachine<T, E: Error> {
 
   /// The combined run was interrupted: interrupt the inputs still running, and every input started from now on;
   /// results are still collected and delivered.
+  @inlinable
   mutating func interrupt() -> [RunHandle] {
     guard phase == .running else { return [] }
     running.interrupted = true
@@ -176,19 +199,22 @@ struct GatherStateMachine<T, E: Error> {
   }
 
   /// Ends the run: nothing more is started or delivered, and the slots (results, handles) are let go.
-  private mutating func finish() {
+  @inlinable
+  mutating func finish() {
     phase = .finished
     running = Running(slots: [], results: [])
   }
 }
 
-extension GatherStateMachine.Action: Sendable where T: Sendable {}
+extension _GatherStateMachine.Rule: Sendable {}
+extension _GatherStateMachine.Action: Sendable where T: Sendable {}
 
-extension GatherStateMachine.Running {
+extension _GatherStateMachine.Running {
   // The loop reads the slots by index, as the engine's generic code did when a slot's size was only known at run
   // time (a `for`-`in` loop or `map` then read each through `Collection`'s read accessor, which allocated a frame).
 
   /// The handles of the inputs still running.
+  @inlinable
   func handles() -> [RunHandle] {
     var handles: [RunHandle] = []
     for index in slots.indices {
@@ -196,8 +222,6 @@ extension GatherStateMachine.Running {
     }
     return handles
   }
-
-  /// Every input's result, once every input has delivered.
 }
 
 /// One run of a combinator: starts the inputs (at most `limit` at once), collects their results, and delivers
@@ -205,27 +229,30 @@ extension GatherStateMachine.Running {
 ///
 /// Starting is a loop run by one "driver" at a time, never a recursion: an input that completes synchronously
 /// returns to the loop, which starts the next, so any number of synchronous inputs runs in constant stack.
-final class Gather<T: Sendable, E: Error>: @unchecked Sendable {  // its mutable state is behind `lock`
+@usableFromInline
+final class _Gather<T: Sendable, E: Error>: @unchecked Sendable {  // its mutable state is behind `lock`
   /// Delivers the combined result: `decisive` if one input decided it, otherwise every input's result.
+  @usableFromInline
   typealias Finish = @Sendable (_ decisive: Result<T, E>?, _ results: [Result<T, E>?]) -> Void
 
-  private let inputs: [Promise<T, E>]
-  /// Guards `machine`. A `Lock<Void>` beside the state rather than a `Lock` holding it: this engine runs
-  /// unspecialized in the caller's module, where a lock whose layout depends on `T` and `E` would look its type
-  /// up in the runtime's metadata cache at each transition (7 look-ups per input, about 2,300 instructions).
-  private let lock = Lock(())
+  @usableFromInline let inputs: [Promise<T, E>]
+  /// Guards `machine`. A `_Lock<Void>` beside the state rather than a `_Lock` holding it: where this engine runs
+  /// unspecialized (`race`, `zip`, ...), a lock whose layout depends on `T` and `E` would look its type up in the
+  /// runtime's metadata cache at each transition (7 look-ups per input, about 2,300 instructions).
+  @usableFromInline let lock = _Lock(())
   /// Only read or written inside `lock.withLock`.
-  @exclusivity(unchecked) private var machine: GatherStateMachine<T, E>
+  @usableFromInline @exclusivity(unchecked) var machine: _GatherStateMachine<T, E>
   /// Set until `deinit`, which releases it in bounded stack: it holds the run of the enclosing combinator, so
   /// nested combinators' runs are a chain that would otherwise be freed recursively.
-  private var finish: Finish?
+  @usableFromInline var finish: Finish?
 
+  @inlinable
   init(
-    _ inputs: [Promise<T, E>], rule: GatherStateMachine<T, E>.Rule, limit: Int? = nil,
+    _ inputs: [Promise<T, E>], rule: _GatherStateMachine<T, E>.Rule, limit: Int? = nil,
     finish: @escaping Finish
   ) {
     self.inputs = inputs
-    self.machine = GatherStateMachine(count: inputs.count, rule: rule, limit: limit)
+    self.machine = _GatherStateMachine(count: inputs.count, rule: rule, limit: limit)
     self.finish = finish
   }
 
@@ -240,30 +267,35 @@ final class Gather<T: Sendable, E: Error>: @unchecked Sendable {  // its mutable
   }
 
   /// Starts the run.
+  @inlinable
   func start() {
     perform(lock.withLock { _ in machine.begin() })
   }
 
   /// Cancels the run: no more inputs start, the running ones are cancelled, nothing is delivered.
+  @inlinable
   func cancel() {
     for handle in lock.withLock({ _ in self.machine.cancel() }) { handle.cancel() }
   }
 
   /// Interrupts the run (cooperative cancellation): the inputs' cancel handlers run, now and as each starts, and
   /// the run still delivers what they then deliver.
+  @inlinable
   func interrupt() {
-    for handle in lock.withLock({ _ in self.machine.interrupt() }) { handle.interrupt() }
+    for handle in lock.withLock({ _ in self.machine.interrupt() }) { handle._interrupt() }
   }
 
   /// Stops the run the way the combined run was stopped.
-  func stop(_ mode: StopMode) {
+  @inlinable
+  func stop(_ mode: _StopMode) {
     switch mode {
     case .cancel: cancel()
     case .interrupt: interrupt()
     }
   }
 
-  private func perform(_ action: GatherStateMachine<T, E>.Action) {
+  @inlinable
+  func perform(_ action: _GatherStateMachine<T, E>.Action) {
     switch action {
     case .none:
       return
@@ -275,32 +307,34 @@ final class Gather<T: Sendable, E: Error>: @unchecked Sendable {  // its mutable
     }
   }
 
-  private func drive() {
+  @inlinable
+  func drive() {
     while let index = lock.withLock({ _ in self.machine.nextToStart() }) {
       // Started through the trampoline (`run` joins), so combinators nested to any depth start in bounded stack.
       let handle = RunHandle()
-      inputs[index].run(under: handle) { result in
+      inputs[index]._run(under: handle) { result in
         self.perform(self.lock.withLock { _ in self.machine.received(result, from: index) })
       }
       switch lock.withLock({ _ in self.machine.started(index, handle: handle) }) {
       case .keep: break
-      case .interrupt: handle.interrupt()
+      case .interrupt: handle._interrupt()
       case .cancel: handle.cancel()
       }
     }
   }
 }
 
-extension Gather {
+extension _Gather {
   /// The lazy promise of a combinator over `inputs`: each run gathers them afresh, cancels them if the run is
   /// cancelled (interrupts them if it is interrupted), and delivers what `combine` makes of the decisive result or
   /// of every input's result.
+  @inlinable
   static func promise<Output, Failure>(
-    _ inputs: [Promise<T, E>], rule: GatherStateMachine<T, E>.Rule, limit: Int? = nil,
+    _ inputs: [Promise<T, E>], rule: _GatherStateMachine<T, E>.Rule, limit: Int? = nil,
     combine: @escaping @Sendable (_ decisive: Result<T, E>?, _ results: [Result<T, E>?]) -> Result<Output, Failure>
   ) -> Promise<Output, Failure> {
-    Promise<Output, Failure>(combinator: { run, completion in
-      let gather = Gather(inputs, rule: rule, limit: limit) { decisive, results in
+    Promise<Output, Failure>(_combinator: { run, completion in
+      let gather = _Gather(inputs, rule: rule, limit: limit) { decisive, results in
         completion(combine(decisive, results))
       }
       run.onStop(gather.stop)
@@ -310,14 +344,16 @@ extension Gather {
 }
 
 /// Whether a gather is still running; not generic, so reading it costs no metadata look-up.
-enum GatherPhase {
+@usableFromInline
+enum _GatherPhase {
   case running
   case finished
 }
 
 /// One input of a running gather. Not generic (the result is kept beside it, in `Running.results`), so the engine,
 /// which runs unspecialized in the caller's module, reads and writes slots without a metadata look-up.
-enum GatherSlot {
+@usableFromInline
+enum _GatherSlot {
   /// Not started yet.
   case waiting
   /// Its `run` is being called and has not returned its handle yet.
@@ -328,8 +364,9 @@ enum GatherSlot {
   case delivered
 }
 
-/// What the engine does with an input whose `run` has just returned its handle. Not generic, like `GatherSlot`.
-enum GatherStarted {
+/// What the engine does with an input whose `run` has just returned its handle. Not generic, like `_GatherSlot`.
+@usableFromInline
+enum _GatherStarted {
   /// Nothing: it runs on.
   case keep
   /// Interrupt it: the combined run was interrupted.

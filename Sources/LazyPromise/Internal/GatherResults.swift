@@ -2,7 +2,8 @@
 // the kind of result its rule waited for, so a slot that does not is a bug in the gather, reported as such.
 
 /// The value of an input that `all` reported as succeeded.
-func successValue<T, E>(_ result: Result<T, E>?) -> T {
+@inlinable
+func _successValue<T, E>(_ result: Result<T, E>?) -> T {
   guard case .success(let value)? = result else {
     fatalError("Internal inconsistency: all delivered with input result \(String(describing: result))")
   }
@@ -10,7 +11,8 @@ func successValue<T, E>(_ result: Result<T, E>?) -> T {
 }
 
 /// The result of an input that `allSettled` reported as delivered.
-func settledResult<T, E>(_ result: Result<T, E>?) -> Result<T, E> {
+@inlinable
+func _settledResult<T, E>(_ result: Result<T, E>?) -> Result<T, E> {
   guard let result else { fatalError("Internal inconsistency: allSettled delivered with an input pending") }
   return result
 }

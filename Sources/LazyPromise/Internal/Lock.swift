@@ -18,21 +18,26 @@ import Synchronization
 ///
 /// ```swift
 /// // A state whose type is known where the code is compiled (RunHandle's cancel handlers): the lock holds it.
-/// private let handlers = Lock(CancelHandlers())
+/// private let handlers = _Lock(CancelHandlers())
 /// let taken = handlers.withLock { $0.take() }
 ///
-/// // A generic engine (Gather, SharedWork, ...), which runs unspecialized in the caller's module: a `Lock<Void>`
-/// // beside the state, so that no transition looks the lock's type up in the runtime's metadata cache.
-/// private let lock = Lock(())
-/// @exclusivity(unchecked) private var state: GatherStateMachine<T, E>  // only touched inside `lock.withLock`
+/// // A generic engine (_Gather, SharedWork, ...), which may run unspecialized in the caller's module: a
+/// // `_Lock<Void>` beside the state, so that no transition looks the lock's type up in the runtime's metadata cache.
+/// private let lock = _Lock(())
+/// @exclusivity(unchecked) private var state: _GatherStateMachine<T, E>  // only touched inside `lock.withLock`
 /// let action = lock.withLock { _ in state.received(result, from: index) }
 /// perform(action)  // after the lock is released
 /// ```
-struct Lock<State>: ~Copyable {
-  private let mutex: Mutex<State>
-  private let witness = Atomic<Int>(0)
+///
+/// `@usableFromInline` and `@inlinable` because the engine of `all` and `allSettled` is inlined into the caller's
+/// module (see `_GatherStateMachine`).
+@usableFromInline
+struct _Lock<State>: ~Copyable {
+  @usableFromInline let mutex: Mutex<State>
+  @usableFromInline let witness = Atomic<Int>(0)
 
   /// Makes the lock with its initial state (which only the lock holds from now on).
+  @inlinable
   init(_ initial: consuming State) {
     nonisolated(unsafe) let initial = initial
     mutex = Mutex(initial)
@@ -42,6 +47,7 @@ struct Lock<State>: ~Copyable {
   ///
   /// The result goes out as it is, not in a wrapper: the engines run unspecialized in a caller's module, where every
   /// use of a generic wrapper type costs a runtime metadata look-up, several hundred instructions each.
+  @inlinable
   @inline(__always)
   borrowing func withLock<Result>(_ body: (inout State) -> Result) -> Result {
     mutex.withLock { (state: inout sending State) -> sending Result in
@@ -53,4 +59,4 @@ struct Lock<State>: ~Copyable {
   }
 }
 
-extension Lock: @unchecked Sendable {}  // the mutex is what makes sharing the state safe
+extension _Lock: @unchecked Sendable {}  // the mutex is what makes sharing the state safe

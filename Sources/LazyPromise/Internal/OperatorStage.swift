@@ -1,12 +1,13 @@
 // The stage behind the operators that own work of their own while the run waits — `timeout`, `retry`, `delay`,
-// the combinators: a task stage that sees how its run was stopped (`TaskRun`).
+// the combinators: a task stage that sees how its run was stopped (`_TaskRun`).
 
 extension Promise {
   /// Runs this promise under `handle`, which the caller made (and may already have handed to a canceller).
   ///
   /// Starting a child run from inside a parent's stage joins chains at run time, so it goes through the
   /// trampoline: operators nested any number of times stay within bounded stack.
-  func run(under handle: RunHandle, _ completion: @escaping Completion) {
+  @inlinable
+  func _run(under handle: RunHandle, _ completion: @escaping Completion) {
     _source.start(handle, joining: true) { admission in
       { result in
         if admission.admit(handle) && handle._markDelivered() { completion(result) }
@@ -17,14 +18,15 @@ extension Promise {
   /// A promise whose task is one of the library's operators over this promise: it is told how its run was
   /// stopped, and is given this promise to run as a child.
   func operatorStage<U, F: Error>(
-    _ task: @escaping @Sendable (_ upstream: Promise<T, E>, TaskRun, @escaping Promise<U, F>.Completion) -> Void
+    _ task: @escaping @Sendable (_ upstream: Promise<T, E>, _TaskRun, @escaping Promise<U, F>.Completion) -> Void
   ) -> Promise<U, F> {
     Promise<U, F>(_stage: OperatorStage(upstream: self, task: task))
   }
 
   /// A promise whose task is one of the library's operators with no upstream (a combinator): it is told how its
   /// run was stopped.
-  init(combinator task: @escaping @Sendable (TaskRun, @escaping Completion) -> Void) {
+  @usableFromInline
+  init(_combinator task: @escaping @Sendable (_TaskRun, @escaping Completion) -> Void) {
     self.init(_stage: OperatorStage<Void, Never, T, E>(combinator: task))
   }
 
@@ -47,8 +49,8 @@ final class OperatorStage<S, F: Error, T, E: Error>: _Stage<T, E>, @unchecked Se
 
   /// The operator's task, with or without an upstream.
   enum Work {
-    case overUpstream(_Source<S, F>, @Sendable (Promise<S, F>, TaskRun, @escaping Completion) -> Void)
-    case combinator(@Sendable (TaskRun, @escaping Completion) -> Void)
+    case overUpstream(_Source<S, F>, @Sendable (Promise<S, F>, _TaskRun, @escaping Completion) -> Void)
+    case combinator(@Sendable (_TaskRun, @escaping Completion) -> Void)
   }
 
   /// Set until `deinit`, which releases it in bounded stack: a combinator's task holds its input promises, so
@@ -56,20 +58,20 @@ final class OperatorStage<S, F: Error, T, E: Error>: _Stage<T, E>, @unchecked Se
   private var work: Work?
 
   init(
-    upstream: Promise<S, F>, task: @escaping @Sendable (Promise<S, F>, TaskRun, @escaping Completion) -> Void
+    upstream: Promise<S, F>, task: @escaping @Sendable (Promise<S, F>, _TaskRun, @escaping Completion) -> Void
   ) {
     work = .overUpstream(upstream._source, task)
     super.init(owner: upstream._owner, invoke: { OperatorStage.invoke($0, $1, $2) })
   }
 
-  init(combinator task: @escaping @Sendable (TaskRun, @escaping Completion) -> Void) where S == Void, F == Never {
+  init(combinator task: @escaping @Sendable (_TaskRun, @escaping Completion) -> Void) where S == Void, F == Never {
     work = .combinator(task)
     super.init(owner: nil, invoke: { OperatorStage.invoke($0, $1, $2) })
   }
 
   private static func invoke(_ stage: _Stage<T, E>, _ handle: RunHandle, _ completion: @escaping Completion) {
     let this = unsafeDowncast(stage, to: OperatorStage<S, F, T, E>.self)
-    let run = TaskRun(handle: handle, generation: handle._generation)
+    let run = _TaskRun(handle: handle, generation: handle._generation)
     let task: Promise<T, E>.AsyncTask
     switch this.work {
     case .overUpstream(let source, let operation):

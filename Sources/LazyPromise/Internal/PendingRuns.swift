@@ -16,16 +16,16 @@ final class PendingRuns<T, E: Error>: @unchecked Sendable {  // its mutable stat
     var isDelivered = false
   }
 
-  /// Guards `state`. A `Lock<Void>` beside the state rather than a `Lock` holding it: this engine runs unspecialized
+  /// Guards `state`. A `_Lock<Void>` beside the state rather than a `_Lock` holding it: this engine runs unspecialized
   /// in the caller's module, where a lock whose layout depends on the generic state would look its type up in the
-  /// runtime's metadata cache at every transition (see `Gather`).
-  private let lock = Lock(())
+  /// runtime's metadata cache at every transition (see `_Gather`).
+  private let lock = _Lock(())
   /// Only read or written inside `lock.withLock`.
   @exclusivity(unchecked) private var state = State()
 
   /// Runs one run of the view: delivers `future`'s result to `completion`, or waits for it until the run is
   /// cancelled.
-  func run(_ future: Future<T, E>, _ run: TaskRun, completion: @escaping Promise<T, E>.Completion) {
+  func run(_ future: Future<T, E>, _ run: _TaskRun, completion: @escaping Promise<T, E>.Completion) {
     let key: Int? = lock.withLock { _ in
       guard !state.isDelivered, future.result == nil else { return nil }
       let key = state.nextKey
@@ -90,7 +90,7 @@ extension Future {
 
   /// One run of the lazy view of this future: delivers at once if it is completed, otherwise waits in the
   /// future's table of pending runs, which a cancelled run leaves.
-  func runLazyView(_ run: TaskRun, _ completion: @escaping Promise<T, E>.Completion) {
+  func runLazyView(_ run: _TaskRun, _ completion: @escaping Promise<T, E>.Completion) {
     if _state.isCompleted {
       observe(completion)
     } else {
@@ -101,6 +101,6 @@ extension Future {
   /// The lazy view of this future: each run delivers its result (see `runLazyView`).
   var lazyView: Promise<T, E> {
     nonisolated(unsafe) let future = self  // a future is thread-safe; `T` need not be `Sendable` to run
-    return Promise(combinator: { run, completion in future.runLazyView(run, completion) })
+    return Promise(_combinator: { run, completion in future.runLazyView(run, completion) })
   }
 }

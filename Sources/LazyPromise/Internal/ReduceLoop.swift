@@ -7,16 +7,16 @@ final class ReduceLoop<T, E: Error, Accumulated>: @unchecked Sendable {
   private struct State {
     /// The input in progress.
     var child: RunHandle?
-    var stop: StopMode?
+    var stop: _StopMode?
   }
 
   private let inputs: [Promise<T, E>]
   private let combine: @Sendable (Accumulated, T) -> Accumulated
   private let completion: @Sendable (Result<Accumulated, E>) -> Void
-  /// Guards `state`. A `Lock<Void>` beside the state rather than a `Lock` holding it: this engine runs unspecialized
+  /// Guards `state`. A `_Lock<Void>` beside the state rather than a `_Lock` holding it: this engine runs unspecialized
   /// in the caller's module, where a lock whose layout depends on the generic state would look its type up in the
-  /// runtime's metadata cache at every transition (see `Gather`).
-  private let lock = Lock(())
+  /// runtime's metadata cache at every transition (see `_Gather`).
+  private let lock = _Lock(())
   /// Only read or written inside `lock.withLock`.
   @exclusivity(unchecked) private var state = State()
 
@@ -30,7 +30,7 @@ final class ReduceLoop<T, E: Error, Accumulated>: @unchecked Sendable {
   }
 
   /// Starts the first input, or delivers `initial` when there is none.
-  func start(_ run: TaskRun, initial: Accumulated) {
+  func start(_ run: _TaskRun, initial: Accumulated) {
     run.onStop { [self] mode in stop(mode) }
     step(0, initial)
   }
@@ -44,7 +44,7 @@ final class ReduceLoop<T, E: Error, Accumulated>: @unchecked Sendable {
     }
     if let stop { child.stop(stop) }
     let next = Unchecked(accumulated)
-    inputs[index].run(under: child) { [self] result in
+    inputs[index]._run(under: child) { [self] result in
       switch result {
       case .failure(let error):
         completion(.failure(error))
@@ -57,7 +57,7 @@ final class ReduceLoop<T, E: Error, Accumulated>: @unchecked Sendable {
     }
   }
 
-  private func stop(_ mode: StopMode) {
+  private func stop(_ mode: _StopMode) {
     let child = lock.withLock { _ in
       state.stop = mode
       return state.child

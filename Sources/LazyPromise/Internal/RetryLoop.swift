@@ -153,7 +153,7 @@ struct RetryStateMachine<E: Error> {
   }
 
   /// The run was stopped: no attempt starts any more.
-  mutating func stop(_ mode: StopMode) -> Stop {
+  mutating func stop(_ mode: _StopMode) -> Stop {
     switch phase {
     case .attempting(let child):
       phase = .stopped(mode, attempt: child)
@@ -176,7 +176,7 @@ enum RetryPhase {
   case attempting(RunHandle)
   case deciding
   case waiting(timer: ScheduledWork?)
-  case stopped(StopMode, attempt: RunHandle?)
+  case stopped(_StopMode, attempt: RunHandle?)
   case finished
 }
 
@@ -201,10 +201,10 @@ final class RetryLoop<T, E: Error>: @unchecked Sendable {  // its mutable state 
   private let backoff: (RetryBackoff, any PromiseScheduler)?
   private let shouldRetry: @Sendable (E, Int) -> Bool
   private let completion: Promise<T, E>.Completion
-  /// Guards `state`. A `Lock<Void>` beside the state rather than a `Lock` holding it: this engine runs unspecialized
+  /// Guards `state`. A `_Lock<Void>` beside the state rather than a `_Lock` holding it: this engine runs unspecialized
   /// in the caller's module, where a lock whose layout depends on the generic state would look its type up in the
-  /// runtime's metadata cache at every transition (see `Gather`).
-  private let lock = Lock(())
+  /// runtime's metadata cache at every transition (see `_Gather`).
+  private let lock = _Lock(())
   /// Only read or written inside `lock.withLock`.
   @exclusivity(unchecked) private var state: RetryStateMachine<E>
 
@@ -222,7 +222,7 @@ final class RetryLoop<T, E: Error>: @unchecked Sendable {  // its mutable state 
   /// Starts a `retry` run of `upstream` for the operator task of `run`: the first attempt, now.
   static func start(
     _ upstream: Promise<T, E>, retries: Int, backoff: (RetryBackoff, any PromiseScheduler)?,
-    shouldRetry: @escaping @Sendable (E, Int) -> Bool, run: TaskRun, completion: @escaping Promise<T, E>.Completion
+    shouldRetry: @escaping @Sendable (E, Int) -> Bool, run: _TaskRun, completion: @escaping Promise<T, E>.Completion
   ) {
     let first = RunHandle()
     let loop = RetryLoop(
@@ -233,7 +233,7 @@ final class RetryLoop<T, E: Error>: @unchecked Sendable {  // its mutable state 
   }
 
   private func attempt(_ child: RunHandle) {
-    upstream.run(under: child) { [self] result in finish(result) }
+    upstream._run(under: child) { [self] result in finish(result) }
   }
 
   private func finish(_ result: Result<T, E>) {
@@ -270,7 +270,7 @@ final class RetryLoop<T, E: Error>: @unchecked Sendable {  // its mutable state 
     }
   }
 
-  private func stop(_ mode: StopMode) {
+  private func stop(_ mode: _StopMode) {
     switch lock.withLock({ _ in state.stop(mode) }) {
     case .none:
       break

@@ -20,7 +20,8 @@ extension RunHandle {
   ///
   /// This is Swift's cooperative cancellation, used where a run cannot end with a value of its own (an awaited
   /// promise whose error type cannot say "cancelled"); `cancel()` after it still suppresses delivery.
-  func interrupt() {
+  @usableFromInline
+  func _interrupt() {
     withCancelHandlers { $0.take(stopping: true) }.run()
   }
 

@@ -40,10 +40,10 @@ final class SharedWork<T, E: Error>: @unchecked Sendable {  // its mutable state
     case start(Promise<T, E>, RunHandle, attempt: Int, key: Int)
   }
 
-  /// Guards `state`. A `Lock<Void>` beside the state rather than a `Lock` holding it: this engine runs unspecialized
+  /// Guards `state`. A `_Lock<Void>` beside the state rather than a `_Lock` holding it: this engine runs unspecialized
   /// in the caller's module, where a lock whose layout depends on the generic state would look its type up in the
-  /// runtime's metadata cache at every transition (see `Gather`).
-  private let lock = Lock(())
+  /// runtime's metadata cache at every transition (see `_Gather`).
+  private let lock = _Lock(())
   /// Only read or written inside `lock.withLock`.
   @exclusivity(unchecked) private var state: State
 
@@ -52,7 +52,7 @@ final class SharedWork<T, E: Error>: @unchecked Sendable {  // its mutable state
   }
 
   /// One run of the shared promise: starts the work if it is not running, and waits for it.
-  func run(_ run: TaskRun, completion: @escaping Promise<T, E>.Completion) {
+  func run(_ run: _TaskRun, completion: @escaping Promise<T, E>.Completion) {
     let join = lock.withLock { _ -> Join in
       switch state.phase {
       case .done(let result):
@@ -72,14 +72,14 @@ final class SharedWork<T, E: Error>: @unchecked Sendable {  // its mutable state
     case .wait(let key):
       leave(key, when: run)
     case .start(let promise, let handle, let attempt, let key):
-      promise.run(under: handle) { [self] result in finish(attempt, with: result) }
+      promise._run(under: handle) { [self] result in finish(attempt, with: result) }
       leave(key, when: run)
     }
   }
 
   /// Takes the run waiting under `key` out of the table when it is cancelled (an interrupted run stays: it waits
   /// for the result, contract 9.3); cancels the work if it was the last.
-  private func leave(_ key: Int, when run: TaskRun) {
+  private func leave(_ key: Int, when run: _TaskRun) {
     run.onStop { [self] mode in
       guard mode == .cancel else { return }
       let (removed, orphaned) = lock.withLock { _ -> (Promise<T, E>.Completion?, RunHandle?) in

@@ -1,31 +1,34 @@
 // How an operator's pending task sees its run: how the run was stopped, and child runs that follow it.
 
 /// How a run asked its pending task to stop.
-enum StopMode: Sendable {
+@usableFromInline
+enum _StopMode: Sendable {
   /// `RunHandle.cancel()`: the task's result will be ignored and no further stage starts.
   case cancel
-  /// Cooperative cancellation (`RunHandle.interrupt()`): the task should finish early; what it then delivers is
+  /// Cooperative cancellation (`RunHandle._interrupt()`): the task should finish early; what it then delivers is
   /// delivered.
   case interrupt
 }
 
 extension RunHandle {
   /// Stops this run the way its parent was stopped.
-  func stop(_ mode: StopMode) {
+  func stop(_ mode: _StopMode) {
     switch mode {
     case .cancel: cancel()
-    case .interrupt: interrupt()
+    case .interrupt: _interrupt()
     }
   }
 }
 
 /// A pending operator task's view of its run.
-struct TaskRun: Sendable {
+@usableFromInline
+struct _TaskRun: Sendable {
   let handle: RunHandle
   let generation: Int
 
   /// Registers `handler` to run if the run is stopped while this task is pending (at once if it already was).
-  func onStop(_ handler: @escaping @Sendable (StopMode) -> Void) {
+  @usableFromInline
+  func onStop(_ handler: @escaping @Sendable (_StopMode) -> Void) {
     let handle = handle
     handle._onCancel({ handler(handle._isCancelled ? .cancel : .interrupt) }, generation: generation)
   }

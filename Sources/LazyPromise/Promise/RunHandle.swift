@@ -15,12 +15,12 @@ public final class RunHandle: Sendable {
   // The run's state word; its layout is in `Internal/RunState.swift`.
   @usableFromInline let _state: Atomic<Int>
   // The pending task's cancel handlers, under a lock of their own; see `CancelHandlers` for why this is safe.
-  let cancelHandlers: Lock<CancelHandlers>
+  let cancelHandlers: _Lock<CancelHandlers>
 
   @usableFromInline
   init() {
     _state = Atomic(0)
-    cancelHandlers = Lock(CancelHandlers())
+    cancelHandlers = _Lock(CancelHandlers())
   }
 
   deinit {

@@ -23,7 +23,7 @@ extension Promise {
     _ interval: Duration, on scheduler: some PromiseScheduler = DispatchQueue.global()
   ) -> Promise<T, E> {
     operatorStage { upstream, run, completion in
-      upstream.run(under: run.makeChild()) { result in
+      upstream._run(under: run.makeChild()) { result in
         guard case .success(let value) = result else { return completion(result) }
         let handoff = Unchecked(value)
         let once = Once()
@@ -81,7 +81,7 @@ extension Promise {
         // early, and the timeout still bounds the wait if it does not.
         if mode == .cancel, once.claim() { timer.cancel() }
       }
-      upstream.run(under: child) { result in
+      upstream._run(under: child) { result in
         guard once.claim() else { return }
         timer.cancel()
         completion(result)

@@ -80,7 +80,7 @@ public final class VirtualScheduler: PromiseScheduler {
     }
   }
 
-  private let state = Lock(State())
+  private let state = _Lock(State())
 
   /// Creates a scheduler whose clock reads zero.
   ///
