@@ -23,6 +23,7 @@ extension Promise where T: Sendable {
   ///   - transform: Makes the work for one input; it runs when that input starts, on the thread that starts it.
   /// - Returns: A promise of every input's value.
   /// - Complexity: O(*n*) per run, in constant stack even when every input's work completes synchronously.
+  @inlinable
   public static func all<Input: Sendable>(
     _ inputs: some Collection<Input>, maxConcurrent: Int? = nil,
     _ transform: @escaping @Sendable (Input) -> Promise<T, E>
