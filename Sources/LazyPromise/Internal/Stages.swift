@@ -1,6 +1,9 @@
 // The stages `then`, `map`, `flatMap` and the error operators build. Each stores its function with the exact
 // function type the operator receives (storing it as an opaque generic value would re-abstract it, which
-// allocates), and gives its base class an `Invoke` closure written where the types are concrete.
+// allocates), and gives its base class an `Invoke` closure written where the types are concrete. The value stages
+// (`_MapStage`, `_ResultStage`, `_FlatMapStage`, `_StepStage`) also give it a `_fused` entry, so that a run drives
+// several of them in a row with direct calls (`Fusion.swift`); their `Invoke` hands a run to `_runFused` when the
+// stages before them are value stages too, and otherwise runs the stage on its own.
 //
 // Each stage also has a generic parameter `Upstream`, always `_Source` of its input (its initializer requires it),
 // for the type of its `upstream` property. A class's `deinit` is never specialized: it destroys the stored
