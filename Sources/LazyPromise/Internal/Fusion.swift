@@ -93,9 +93,22 @@ struct _Fused {
     return apply(next, to: result, rest)
   }
 
-  /// Continues stage `index` with `step`, which may deliver later (a join): the rest of the segment waits for it.
+  /// Continues stage `index` with `promise`, which may deliver later (a join): the rest of the segment waits for
+  /// it. The promise's own continuation drives the rest (one closure, as a stage run on its own makes).
+  @inlinable
+  func join<T, E: Error>(_ promise: Promise<T, E>, from index: Int, _ rest: _MakeRest) -> Bool {
+    promise._source.start(handle, resuming: rest(index &+ 1))
+    withExtendedLifetime(promise) {}
+    return false
+  }
+
+  /// Continues stage `index` with `step`, which may deliver later: a `Promise` (the only `ThenStep` whose result
+  /// may be unknown) joins as above; any other step through its `_continue`.
   @inlinable
   func join<Step: ThenStep>(_ step: Step, from index: Int, _ rest: _MakeRest) -> Bool {
+    if let promise = step as? Promise<Step.Success, Step.Failure> {
+      return join(promise, from: index, rest)
+    }
     let next = rest(index &+ 1)
     step._continue(handle, to: { _Fused.resume(next, with: $0) }, hop: true)
     return false
@@ -117,23 +130,29 @@ extension _Source {
   /// for a known result, or through a `_Rest` that waits for it.
   @inlinable
   func startSegment(_ fused: _Fused, _ rest: _MakeRest) -> Bool {
-    let handle = fused.handle
+    if case .result(let result) = self {
+      guard !fused.handle._isCancelled else { return false }
+      return fused.apply(0, to: result, rest)
+    }
+    start(fused.handle, resuming: rest(0))
+    return false
+  }
+
+  /// Starts this source where chains join, driving `rest` with its result.
+  @inlinable
+  func start(_ handle: RunHandle, resuming rest: @escaping _Rest) {
     switch self {
     case .result(let result):
-      guard !handle._isCancelled else { return false }
-      return fused.apply(0, to: result, rest)
+      guard !handle._isCancelled else { return }
+      _hop({ _Fused.resume(rest, with: result) }, { { _Fused.resume(rest, with: result) } })
     case .stage(let upstream):
-      let next = rest(0)
-      Self.startStage(upstream, handle, joining: true) { _Fused.resume(next, with: $0) }
-      return false
+      Self.startStage(upstream, handle, joining: true) { _Fused.resume(rest, with: $0) }
     case .task:
-      let next = rest(0)
       start(handle) { admission in
         { result in
-          if admission.admit(handle) { _Fused.resume(next, with: result) }
+          if admission.admit(handle) { _Fused.resume(rest, with: result) }
         }
       }
-      return false
     }
   }
 }
