@@ -45,8 +45,9 @@ func trampolineState() -> UnsafeMutablePointer<_TrampolineState> {
 }
 
 /// An address in the caller's stack frame: how deep the stack is, for the trampoline's budget.
+@inlinable
 @inline(__always)
-func currentStackAddress() -> UInt {
+func _currentStackAddress() -> UInt {
   var marker: UInt8 = 0
   return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
 }

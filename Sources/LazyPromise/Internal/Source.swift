@@ -54,7 +54,12 @@ enum _Source<T, E: Error>: @unchecked Sendable {
       if joining || stage._hops {
         // A `let`, not an assignment to the captured one: the escaping `later` closure would box a variable.
         let continuation = stage._depth % UInt32(_relayInterval) == 0 ? _Relay.wrapping(continuation) : continuation
-        _hop({ stage._invoke(stage, handle, continuation) }, { { stage._invoke(stage, handle, continuation) } })
+        if stage._hops {
+          _hop({ stage._invoke(stage, handle, continuation) }, { { stage._invoke(stage, handle, continuation) } })
+        } else {
+          handle._join(
+            { stage._invoke(stage, handle, continuation) }, { { stage._invoke(stage, handle, continuation) } })
+        }
       } else {
         stage._invoke(stage, handle, continuation)
       }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// How far (in bytes) one thread's synchronous promise work may grow the stack past the point where it entered
 /// the trampoline before further hops are queued instead of called.
 ///
@@ -32,7 +34,7 @@
 @inline(never)
 func _hopMode() -> _HopMode {
   let state = trampolineState()
-  let here = currentStackAddress()
+  let here = _currentStackAddress()
   let base = state.pointee.base
   if base == 0 {
     state.pointee.base = here
@@ -116,5 +118,46 @@ func _hop<Value>(returning now: () -> Value, queued: () -> (Value, () -> Void)) 
     let (value, work) = queued()
     _enqueueHop(work)
     return value
+  }
+}
+
+/// How much deeper than the place where a join of a run last passed the trampoline's check the run's next joins
+/// may go by direct calls, without the check.
+///
+/// The check reads this thread's trampoline state (a thread-local look-up, about 55 instructions): a recursive loop
+/// written with `then` pays it at every iteration. A run remembers the stack address where one of its joins last
+/// passed it; a join at most this far below that address calls directly. Between two checks the stack grows by at
+/// most this much, so the trampoline's budget is overshot by at most this much. The address is a hint, read and
+/// written with relaxed ordering: on another thread, an address of this thread's stack is either above that
+/// thread's stack or within this distance of its top, where a direct call is safe too.
+@usableFromInline let _joinWindow: UInt = 16 * 1024
+
+extension RunHandle {
+  /// Whether this thread's stack is at most `_joinWindow` below where a join of this run last passed the check.
+  @inlinable
+  @inline(__always)
+  var _isNearCheckedStack: Bool {
+    let hint = _stackHint.load(ordering: .relaxed)
+    let here = _currentStackAddress()
+    return here <= hint && hint &- here < _joinWindow
+  }
+
+  /// Starts `work` where chains join: directly near where the last check of this run passed, otherwise through a
+  /// hop, remembering this place when the check passes.
+  @inlinable
+  @inline(__always)
+  func _join(_ now: () -> Void, _ later: () -> () -> Void) {
+    if _isNearCheckedStack { return now() }
+    switch _hopMode() {
+    case .call:
+      _stackHint.store(_currentStackAddress(), ordering: .relaxed)
+      now()
+    case .enter:
+      _stackHint.store(_currentStackAddress(), ordering: .relaxed)
+      now()
+      _drainHops()
+    case .enqueue:
+      _enqueueHop(later())
+    }
   }
 }

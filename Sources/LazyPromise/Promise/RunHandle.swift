@@ -14,12 +14,15 @@ import Synchronization
 public final class RunHandle: Sendable {
   // The run's state word; its layout is in `Internal/RunState.swift`.
   @usableFromInline let _state: Atomic<Int>
+  // Where on some thread's stack a join of this run last passed the trampoline's check; see `_isNearCheckedStack`.
+  @usableFromInline let _stackHint: Atomic<UInt>
   // The pending task's cancel handlers, under a lock of their own; see `CancelHandlers` for why this is safe.
   let cancelHandlers: _Lock<CancelHandlers>
 
   @usableFromInline
   init() {
     _state = Atomic(0)
+    _stackHint = Atomic(0)
     cancelHandlers = _Lock(CancelHandlers())
   }
 
