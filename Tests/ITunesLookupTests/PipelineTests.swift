@@ -16,6 +16,9 @@ struct PipelineTests {
     var id = "909253"
     var reply: @Sendable () throws -> LoopbackHTTPServer.Reply
     var expected: Result<Artist, LookupError>
+    /// How long the pipeline waits for the server: short only where the case is about the timeout, so that a busy
+    /// machine (CI's parallel tests, other builds) does not turn an answer into `timedOut`.
+    var timeout = 10.0
   }
 
   static func answer(_ query: LookupQuery) -> @Sendable () throws -> LoopbackHTTPServer.Reply {
@@ -50,22 +53,23 @@ struct PipelineTests {
       reply: answer(LookupQuery(id: "909253", entity: "album")), expected: .success(ModelTests.jackJohnsonWithAlbums)),
     Case(
       testDescription: "a server that stalls past the timeout fails timedOut",
-      reply: { .stall }, expected: .failure(.timedOut(seconds: 0.5))),
+      reply: { .stall }, expected: .failure(.timedOut(seconds: 0.5)), timeout: 0.5),
     Case(
       testDescription: "a body cut off mid-way fails http(transportFailed(networkConnectionLost))",
       reply: { .cutOff(status: 200, body: Array(#"{"resultCount":1,"res"#.utf8), declaredLength: 400) },
       expected: .failure(.http(.transportFailed(.networkConnectionLost)))),
   ]
 
-  static func options(_ baseURL: URL, id: String = "909253") -> Options {
-    Options(query: LookupQuery(id: id), baseURL: baseURL, timeout: 0.5)
+  static func options(_ baseURL: URL, id: String = "909253", timeout: Double = 0.5) -> Options {
+    Options(query: LookupQuery(id: id), baseURL: baseURL, timeout: timeout)
   }
 
   @Test("each server answer arrives as the pipeline's typed result", .timeLimit(.minutes(1)), arguments: cases)
   func serverAnswers(_ testCase: Case) async throws {
     let reply = try testCase.reply()
     try await LoopbackHTTPServer.serving({ _ in reply }) { server in
-      let outcome = await pipeline(Self.options(server.baseURL, id: testCase.id), session: testSession).result
+      let options = Self.options(server.baseURL, id: testCase.id, timeout: testCase.timeout)
+      let outcome = await pipeline(options, session: testSession).result
       #expect(outcome == testCase.expected)
     }
   }
