@@ -50,13 +50,15 @@ measured[promise.mapOperator.build+run]=$(per_stage promise.mapOperator)
 measured[promise.result.build+run]=$(per_stage promise.result)
 measured[promise.flatMap.build+run]=$(per_stage promise.flatMap)
 measured[promise.error.build+run]=$(per_stage promise.error)
+measured[callbacks.loop.iteration]=$(per_stage callbacks.loop)
 measured[promise.loop.iteration]=$(per_stage promise.loop)
 measured[future.map.build+run]=$(per_stage future.map)
 # Per child of `Promise.all` (STAGES is the number of children), built and run once.
 measured[promise.all.child]=$(per_stage promise.all)
 names="callbacks.map.build+run callbacks.map.run promise.map.build+run promise.map.run promise.mapOperator.build+run
 promise.result.build+run
-promise.flatMap.build+run promise.error.build+run promise.loop.iteration future.map.build+run promise.all.child"
+promise.flatMap.build+run promise.error.build+run callbacks.loop.iteration promise.loop.iteration future.map.build+run
+promise.all.child"
 
 if [[ "${1:-}" == "--update" ]]; then
   mkdir -p "$(dirname "$ceilings")"
@@ -78,6 +80,7 @@ for name in $names; do
   value=${measured[$name]}
   ceiling=$(awk -v n="$name" '$1 == n { print $2 }' "$ceilings")
   floor=$floor_build; [[ $name == *.run ]] && floor=$floor_run
+  [[ $name == *.loop.iteration ]] && floor=${measured[callbacks.loop.iteration]}
   ratio=$(awk -v a="$value" -v b="$floor" 'BEGIN { printf "%.2f", a / b }')
   if [[ -z $ceiling ]]; then
     verdict="FAIL (no ceiling: run --update)"; failures=$((failures + 1))

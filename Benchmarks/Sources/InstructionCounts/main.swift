@@ -48,6 +48,27 @@ func callbackChain(_ stages: Int) -> Operation {
   return operation
 }
 
+/// A step whose body the optimizer cannot see, as the callback benchmarks' `OpaqueStep.decrement`.
+nonisolated(unsafe) var decrement: (Int, @escaping (Result<Int, BenchError>) -> Void) -> Void = { value, completion in
+  completion(.success(value - 1))
+}
+
+/// The loop's final completion, opaque for the same reason (a known function would be propagated into
+/// `callbackLoop`, and the closure it makes would capture nothing).
+nonisolated(unsafe) var loopCompletion: (Result<Int, BenchError>) -> Void = { consume($0) }
+
+/// A hand-written recursive loop: each iteration is a step whose completion starts the next one (the callback
+/// benchmarks' `Callbacks.loop`); not stack-safe, so only for a few thousand iterations.
+func callbackLoop(_ remaining: Int, _ completion: @escaping (Result<Int, BenchError>) -> Void) {
+  if remaining == 0 { return completion(.success(0)) }
+  decrement(remaining) { result in
+    switch result {
+    case .success(let next): callbackLoop(next, completion)
+    case .failure(let error): completion(.failure(error))
+    }
+  }
+}
+
 /// Kinds of `then` stage, decided once so that the loop below costs only the stage.
 enum Kind {
   case value, result, promise, mapOperator
@@ -85,6 +106,12 @@ else {
   exit(2)
 }
 let scenario = arguments[0]
+// A step the optimizer must not see through: were `decrement` never assigned, it could inline it, prove the loop's
+// closure does not escape and keep it on the stack, which no callback handed to a real asynchronous API gets.
+if scenario.isEmpty {
+  decrement = { value, completion in completion(.success(value)) }
+  loopCompletion = { _ in }
+}
 
 /// The kind of `then` stage of the `promise.*` chain scenarios, looked up once (not in each repetition).
 let kind: Kind? = [
@@ -101,6 +128,8 @@ func measure() {
   case "promise.map", "promise.mapOperator", "promise.result", "promise.flatMap", "promise.error":
     let chain = promiseChain(kind!, stages, failing: scenario == "promise.error")
     for _ in 0..<runs { chain.run { consume($0) } }
+  case "callbacks.loop":
+    for _ in 0..<runs { callbackLoop(stages, loopCompletion) }
   case "promise.loop":
     for _ in 0..<runs { loop(stages).run { consume($0) } }
   case "future.map":
