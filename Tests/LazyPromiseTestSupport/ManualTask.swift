@@ -53,6 +53,12 @@ public final class ManualTask<T: Sendable, E: Error>: Sendable {
   /// Completes the latest start with `error`.
   public func fail(_ error: E) { complete(.failure(error)) }
 
+  /// Lets go of every completion handler kept so far, as a real task does once its run is over; a test whose
+  /// chain captures this task calls it at the end, so that the handlers and the run they hold are freed.
+  public func forget() {
+    completions.removeAll()
+  }
+
   /// Completes every start so far, in order.
   public func completeAll(_ result: Result<T, E>) {
     for completion in completions.all { completion(result) }

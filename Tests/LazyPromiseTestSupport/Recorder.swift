@@ -15,6 +15,9 @@ public final class Recorder<Value: Sendable>: Sendable {
 
   /// Adds `value` at the end.
   public func append(_ value: Value) { values.withLock { $0.append(value) } }
+
+  /// Forgets every value recorded so far.
+  public func removeAll() { values.withLock { $0.removeAll() } }
   /// Everything appended so far, in order.
   public var all: [Value] { values.withLock { $0 } }
   /// How many values were appended so far.

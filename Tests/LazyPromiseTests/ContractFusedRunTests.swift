@@ -94,6 +94,7 @@ struct ContractFusedRunTests {
     inner.succeed(1)
     #expect(later.current == 0)
     #expect(delivered.current == 0)
+    inner.forget()  // the waiting segment holds its stages, and one of them this task
   }
 
   @Test("6.6 a run cancelled by one of its stages stops at the next stage, inside a segment")
@@ -116,6 +117,7 @@ struct ContractFusedRunTests {
     #expect(ran.all == Array(0...20))
     #expect(delivered.current == 0)
     #expect(handle.isCancelled)
+    task.forget()  // the segment after the cancel waits for good, holding its stages, the first one's task among them
   }
 
   @Test("6.6 a failure anywhere skips every later stage, in its segment and the next", arguments: [0, 50, 63, 64, 65])

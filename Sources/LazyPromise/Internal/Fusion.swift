@@ -15,8 +15,9 @@
 // memory would not do: a function value stored or loaded through a pointer of a generic type is re-abstracted,
 // which allocates a thunk each time.
 //
-// Stack: a segment is at most `_segmentLimit` direct calls deep; its output is delivered after they return,
-// through the trampoline, and a segment waiting for another one upstream starts it through the trampoline.
+// Stack: a segment is at most `_segmentLimit` direct calls deep, with the trampoline's check every `_hopInterval`
+// of them (`_Fused.forward`); its output is delivered after they return, through the trampoline, and a segment
+// waiting for another one upstream starts it through the trampoline.
 // Segments of a chain of value stages end at depths that are multiples of `_segmentLimit`, so the stages at
 // multiples of `_relayInterval` start theirs through a relay, which bounds how many continuations a release frees
 // recursively (`_Relay`).
@@ -33,6 +34,23 @@ enum _FusedCall {
   /// Apply the stage, `index` in `fused`, to its input (a `Result<S, E>` that the stage moves out of the buffer),
   /// then pass the output on with `_Fused.forward` or `_Fused.join`.
   case apply(_ input: UnsafeMutableRawPointer, _ fused: _Fused, _ index: Int)
+}
+
+/// Keeps the last stage of a segment (and so the stages before it) alive while the segment waits for an input, and
+/// lets go of it when the input arrives.
+@usableFromInline
+final class _StageHold: @unchecked Sendable {  // written by `init`, then taken once by the one call of its `_Rest`
+  @usableFromInline var stage: _AnyStage?
+
+  @inlinable
+  init(_ stage: _AnyStage) {
+    self.stage = stage
+  }
+
+  @inlinable
+  func take() -> _AnyStage? {
+    stage.take()
+  }
 }
 
 /// Drives the rest of a segment, from the stage it was made for, with that stage's input (moved out of the buffer).
@@ -82,6 +100,11 @@ struct _Fused {
 
   /// Passes the output of stage `index` on: to the next stage of the segment, or, from the last stage, into
   /// `output`.
+  ///
+  /// Every `_hopInterval` stages of a segment the call goes through the trampoline's check, as a stage run on its
+  /// own does, so that the direct calls of a segment grow the stack by at most that many stages past the budget
+  /// (frames are several times larger in debug builds and under the address sanitizer). Past the budget, the rest
+  /// of the segment is queued, and delivers by itself.
   @inlinable
   @inline(__always)
   func forward<T, E: Error>(_ result: Result<T, E>, from index: Int, _ rest: _MakeRest) -> Bool {
@@ -89,6 +112,16 @@ struct _Fused {
     if next == count {
       output.assumingMemoryBound(to: Result<T, E>.self).initialize(to: result)
       return true
+    }
+    if next % _hopInterval == 0 {
+      var delivered = false
+      _hop(
+        { delivered = apply(next, to: result, rest) },
+        {
+          let remaining = rest(next)
+          return { _Fused.resume(remaining, with: result) }
+        })
+      return delivered
     }
     return apply(next, to: result, rest)
   }
@@ -184,7 +217,13 @@ func _driveSegment<T, E: Error>(
     return
   }
   func rest(_ index: Int) -> _Rest {
-    { input in _driveSegment(last, count: count, from: index, input: input, handle, completion) }
+    let hold = _StageHold(last)
+    return { input in
+      // Taken, not kept: a task may keep its completion handler (and so this closure) after calling it, and the
+      // segment's stages, its own task among them, must not stay alive with it.
+      guard let last = hold.take() else { return }
+      _driveSegment(last, count: count, from: index, input: input, handle, completion)
+    }
   }
   withUnsafeTemporaryAllocation(of: Unmanaged<_AnyStage>.self, capacity: count) { stages in
     var stage = Unmanaged.passUnretained(last)
