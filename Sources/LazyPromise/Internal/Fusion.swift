@@ -10,10 +10,11 @@
 // continuation. The stages in between never see it: their entries are non-generic. Where a segment must wait for
 // its input (a task or another segment upstream, or a promise a stage's function returned), the stage asks that
 // frame, through the non-escaping `_MakeRest` it was given, for a `_Rest`: a closure made there, which drives the
-// remaining stages when the input arrives. That is the only allocation of a segment, and a segment whose input is
-// known at once (a chain that starts with `Promise(value:)`) makes none. Passing the continuation itself through
-// memory would not do: a function value stored or loaded through a pointer of a generic type is re-abstracted,
-// which allocates a thunk each time.
+// remaining stages when the input arrives, and holds the segment's stages through a `_StageHold` that it empties
+// then. Those two are the only allocations of a segment, and a segment whose input is known at once (a chain that
+// starts with `Promise(value:)`) makes neither. Passing the continuation itself through memory would not do: a
+// function value stored or loaded through a pointer of a generic type is re-abstracted, which allocates a thunk
+// each time.
 //
 // Stack: a segment is at most `_segmentLimit` direct calls deep, with the trampoline's check every `_hopInterval`
 // of them (`_Fused.forward`); its output is delivered after they return, through the trampoline, and a segment
