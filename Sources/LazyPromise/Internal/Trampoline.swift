@@ -128,8 +128,9 @@ func _hop<Value>(returning now: () -> Value, queued: () -> (Value, () -> Void)) 
 /// written with `then` pays it at every iteration. A run remembers the stack address where one of its joins last
 /// passed it; a join at most this far below that address calls directly. Between two checks the stack grows by at
 /// most this much, so the trampoline's budget is overshot by at most this much. The address is a hint, read and
-/// written with relaxed ordering: on another thread, an address of this thread's stack is either above that
-/// thread's stack or within this distance of its top, where a direct call is safe too.
+/// written with relaxed ordering, and may have been left by another thread of the run: thread stacks do not
+/// overlap, so a thread whose stack address is less than this distance below another thread's hint has used less
+/// than this distance of its own stack, where a direct call is safe too.
 @usableFromInline let _joinWindow: UInt = 16 * 1024
 
 extension RunHandle {
