@@ -14,6 +14,9 @@
 #   TypeCheck.sh work TARGET SHAPE MAX        overload choices the solver attempted for 1...MAX stages
 #                                             (-debug-constraints); shows whether the work grows linearly
 #   TypeCheck.sh shapes                       list the chain shapes
+#   TypeCheck.sh reduced [MAX]                the solver limit of design record 0002 section 1d without the library:
+#                                             one builder overload and one @_disfavoredOverload, `.then { $0 + 1 }`
+#                                             chained 2, 4, ... MAX times (default 12), in a sync and an async function
 #   TypeCheck.sh goals [--set ci|all] [--gate X] --module-dir DIR
 #                                             issue 9's goals: each chain of the set against its Swift.Result twin,
 #                                             in sync and async functions, Swift 6 and 5 modes; prints the ratio
@@ -318,6 +321,27 @@ goal_set() {
   fi
 }
 
+# The reduced case for an upstream report (`reduced`): no library, two `then` declarations.
+reduced_file() {  # CONTEXT ("" or async) STAGES
+  cat <<'SWIFT'
+public protocol Step { associatedtype Value }
+public struct Box<V>: Step { public typealias Value = V; let v: V }
+@resultBuilder public enum Builder {
+  public static func buildExpression<V>(_ v: V) -> Box<V> { Box(v: v) }
+  public static func buildBlock<S: Step>(_ s: S) -> S { s }
+}
+public struct Chain<T> {
+  public init() {}
+  public func then<S: Step>(@Builder _ f: (T) -> S) -> Chain<S.Value> { Chain<S.Value>() }
+  @_disfavoredOverload public func then<U>(_ f: (T) -> U) -> Chain<U> { Chain<U>() }
+}
+SWIFT
+  echo "func chain() $1 {"
+  echo "  _ = Chain<Int>()"
+  for ((i = 0; i < $2; i++)); do echo '    .then { $0 + 1 }'; done
+  echo "}"
+}
+
 # ---------------------------------------------------------------------------------------------
 
 mode=${1:-}; shift || true
@@ -349,6 +373,24 @@ case $mode in
     swiftc -dump-ast -swift-version 6 $(include_flags "$t") "$src" 2>/dev/null \
       | grep -oE 'decl="LazyPromise\.\(file\)\.Promise extension\.[a-zA-Z]+@[^"]*\.swift:[0-9]+' \
       | sed -E 's/.*extension\.([a-zA-Z]+)@(.*\/)?([^/]+\.swift):([0-9]+)/\1 (\3:\4)/' ;;
+  reduced)
+    mkdir -p "$work/src"
+    echo "| stages | sync ms | async ms |"
+    echo "| --: | --: | --: |"
+    for ((n = 2; n <= ${targets[0]:-12}; n += 2)); do
+      cells=""
+      for ctx in "" async; do
+        src=$work/src/reduced_${ctx:-sync}_$n.swift
+        reduced_file "$ctx" "$n" > "$src"
+        start=$(date +%s%N)
+        if timeout "$timeout_s" swiftc -typecheck -swift-version 6 "$src" > /dev/null 2>&1; then
+          cells+=" $(( ($(date +%s%N) - start) / 1000000 )) |"
+        else
+          cells+=" fails |"
+        fi
+      done
+      echo "| $n |$cells"
+    done ;;
   work)
     t=${targets[0]}; build_target "$t" || exit 1
     mkdir -p "$work/src"; src=$work/src/work.swift
