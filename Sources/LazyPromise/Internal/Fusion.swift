@@ -41,7 +41,9 @@ enum _FusedCall {
 /// lets go of it when the input arrives.
 @usableFromInline
 final class _StageHold: @unchecked Sendable {  // written by `init`, then taken once by the one call of its `_Rest`
-  @usableFromInline var stage: _AnyStage?
+  /// Unchecked for exclusive access: `init` writes it and the one call of the `_Rest` takes it, so two accesses
+  /// never overlap, and the run-time check cost two thread-local look-ups per join (about 170 instructions).
+  @exclusivity(unchecked) @usableFromInline var stage: _AnyStage?
 
   @inlinable
   init(_ stage: _AnyStage) {
