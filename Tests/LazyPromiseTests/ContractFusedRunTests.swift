@@ -199,4 +199,27 @@ struct ContractFusedRunTests {
     #expect(delivered.all == [.success(99)])
     #expect(live.current == 0)
   }
+
+  @Test(
+    "6.6 a run waiting for the promise its last stage returned holds none of its stages, and still delivers",
+    arguments: [64, 200])
+  func waitAtTheLastStageHoldsNoStage(stages: Int) {
+    let live = Counter()
+    let mailbox = Mutex<Promise<Int, TestError>.Completion?>(nil)
+    let inner = Promise<Int, TestError> { completion in mailbox.withLock { $0 = completion } }
+    let delivered = Recorder<Result<Int, TestError>>()
+    do {
+      let token = LiveToken(live: live, peak: Counter())
+      var promise = Promise<Int, TestError>(value: 0)
+      for _ in 1..<stages {
+        promise = promise.then { value in withExtendedLifetime(token) { value + 1 } }
+      }
+      promise = promise.then { value in withExtendedLifetime(token) { inner.then { $0 + value } } }
+      promise.run { delivered.append($0) }
+    }
+    #expect(live.current == 0)  // every stage has run, and the chain was dropped
+    #expect(delivered.all.isEmpty)
+    mailbox.withLock { $0.take() }?(.success(1_000))
+    #expect(delivered.all == [.success(1_000 + stages - 1)])
+  }
 }

@@ -12,7 +12,8 @@
 // frame, through the non-escaping `_MakeRest` it was given, for a `_Rest`: a closure made there, which drives the
 // remaining stages when the input arrives, and holds the segment's stages through a `_StageHold` that it empties
 // then. Those two are the only allocations of a segment, and a segment whose input is known at once (a chain that
-// starts with `Promise(value:)`) makes neither. Passing the continuation itself through memory would not do: a
+// starts with `Promise(value:)`) makes neither; a wait for the promise its last stage returned needs only the
+// closure, which delivers the segment's output. Passing the continuation itself through memory would not do: a
 // function value stored or loaded through a pointer of a generic type is re-abstracted, which allocates a thunk
 // each time.
 //
@@ -215,11 +216,12 @@ func _driveSegment<T, E: Error>(
   _ last: _AnyStage, count: Int, from index: Int, input: UnsafeMutableRawPointer?, _ handle: RunHandle,
   _ completion: @escaping @Sendable (Result<T, E>) -> Void
 ) {
-  if index == count {  // a join at the last stage: its result is the segment's output
-    _deliver(input.unsafelyUnwrapped.assumingMemoryBound(to: Result<T, E>.self).move(), to: completion)
-    return
-  }
   func rest(_ index: Int) -> _Rest {
+    if index == count {
+      // A join at the last stage: its result is the segment's output, and no stage of the segment runs again, so
+      // the rest holds none of them (and allocates no holder).
+      return { input in _deliver(input.assumingMemoryBound(to: Result<T, E>.self).move(), to: completion) }
+    }
     let hold = _StageHold(last)
     return { input in
       // Taken, not kept: a task may keep its completion handler (and so this closure) after calling it, and the
