@@ -55,10 +55,15 @@ measured[promise.loop.iteration]=$(per_stage promise.loop)
 measured[future.map.build+run]=$(per_stage future.map)
 # Per child of `Promise.all` (STAGES is the number of children), built and run once.
 measured[promise.all.child]=$(per_stage promise.all)
+# Per run of one prebuilt `Promise.race` over 100 children, `Promise.any` over 100 failing children and `zip` of 3
+# (STAGES is the number of runs).
+measured[promise.race.100]=$(per_stage promise.race.100)
+measured[promise.any.100]=$(per_stage promise.any.100)
+measured[promise.zip.3]=$(per_stage promise.zip.3)
 names="callbacks.map.build+run callbacks.map.run promise.map.build+run promise.map.run promise.mapOperator.build+run
 promise.result.build+run
 promise.flatMap.build+run promise.error.build+run callbacks.loop.iteration promise.loop.iteration future.map.build+run
-promise.all.child"
+promise.all.child promise.race.100 promise.any.100 promise.zip.3"
 
 if [[ "${1:-}" == "--update" ]]; then
   mkdir -p "$(dirname "$ceilings")"

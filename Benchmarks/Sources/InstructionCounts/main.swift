@@ -138,6 +138,22 @@ func measure() {
     // STAGES children, each a known value behind one `then`, gathered by `Promise.all`: per child, per run.
     let all = Promise.all((0..<stages).map { Promise<Int, BenchError>(value: $0).then { $0 &+ 1 } })
     for _ in 0..<runs { all.run { consume($0.map { $0.count }) } }
+  // The next three build one combinator and run it STAGES times: per run. RUNS is not used.
+  case "promise.race.100":
+    // 100 children of `promise.all`'s shape: the first decides, the others never start.
+    let race = Promise.race((0..<100).map { Promise<Int, BenchError>(value: $0).then { $0 &+ 1 } })
+    for _ in 0..<stages { race.run { consume($0.map { $0 ?? 0 }) } }
+  case "promise.any.100":
+    // 100 children that fail, so every child runs and the run fails with the 100 errors.
+    let any = Promise.any(
+      (0..<100).map { Promise<Int, BenchError>(value: $0).then { _ in Result<Int, BenchError>.failure(.failed) } })
+    for _ in 0..<stages { any.run { consume($0.mapError { _ in BenchError.failed }) } }
+  case "promise.zip.3":
+    // Three known values of three types, each behind one `then`.
+    let zipped = zip(
+      Promise<Int, BenchError>(value: 1).then { $0 &+ 1 }, Promise<Bool, BenchError>(value: true).then { !$0 },
+      Promise<String, BenchError>(value: "").then { $0 })
+    for _ in 0..<stages { zipped.run { consume($0.map { $0.0 }) } }
   default:
     print("unknown scenario \(scenario)")
     exit(2)

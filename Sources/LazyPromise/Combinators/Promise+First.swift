@@ -20,6 +20,7 @@ extension Promise where T: Sendable {
   ///   - promises: The inputs, started in this order.
   ///   - predicate: Says whether a value is the one to deliver.
   /// - Returns: A promise of the first accepted value, `nil` when every input succeeded and none was accepted.
+  @inlinable
   public static func first(
     of promises: [Promise<T, E>], where predicate: @escaping @Sendable (T) -> Bool
   ) -> Promise<T?, E> {

@@ -16,6 +16,7 @@ extension Promise where T: Sendable {
   ///   - first: An input; with no `others`, the race is this promise.
   ///   - others: The other inputs.
   /// - Returns: A promise of the first result.
+  @inlinable
   public static func race(_ first: Promise<T, E>, _ others: Promise<T, E>...) -> Promise<T, E> {
     _Gather.promise([first] + others, rule: .first) { decisive, _ in
       guard let decisive else { fatalError("Internal inconsistency: a race of one or more had no winner") }
@@ -36,6 +37,7 @@ extension Promise where T: Sendable {
   ///
   /// - Parameter promises: The inputs.
   /// - Returns: A promise of the first result's value (`nil` when `promises` is empty), or of its error.
+  @inlinable
   public static func race(_ promises: [Promise<T, E>]) -> Promise<T?, E> {
     _Gather.promise(promises, rule: .first) { decisive, _ in
       decisive.map { $0.map(Optional.some) } ?? .success(nil)
@@ -56,10 +58,11 @@ extension Promise where T: Sendable {
   ///
   /// - Parameter promises: The inputs.
   /// - Returns: A promise of the first value, or of every input's error.
+  @inlinable
   public static func any(_ promises: [Promise<T, E>]) -> Promise<T, AllFailedError<E>> {
     _Gather.promise(promises, rule: .firstSuccess) { decisive, results in
       if case .success(let value)? = decisive { return .success(value) }
-      return .failure(AllFailedError(errors: results.map(failureError)))
+      return .failure(AllFailedError(errors: results.map(_failureError)))
     }
   }
 }

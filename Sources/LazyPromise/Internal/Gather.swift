@@ -13,14 +13,19 @@
 /// - `.finished`: `begin` with no inputs, a decisive result, the last result and `cancel` end the run; every later
 ///   event is ignored, except that an input whose `run` returns only now is cancelled.
 ///
-/// `all` and `allSettled` are `@inlinable` down to this engine, so the caller's module specializes it for its `T`
-/// and `E` and no type is looked up in the runtime's metadata cache per input: `Promise.all` takes 2,769
-/// instructions per input, against 8,917 when it ran unspecialized (`Benchmarks/Scripts/check-instructions.sh`,
-/// `promise.all.child`). `race`, `any`, `zip` and `first(of:where:)` still run it unspecialized, where each use of a
-/// type generic over `T` and `E` is such a look-up; for them the phase, the slots and the start decision stay
-/// non-generic types (`_GatherPhase`, `_GatherSlot`, `_GatherStarted`), with the results kept beside the slots. A
-/// slot carrying its result, a phase enum carrying the slots and a `(rule, result)` tuple had taken the unspecialized
-/// `Promise.all` from 11,527 to 14,020 instructions per input, against 8,917 without them.
+/// `all`, `allSettled`, `race`, `any` and `first(of:where:)` are `@inlinable` down to this engine, so the caller's
+/// module specializes it for its `T` and `E` and no type is looked up in the runtime's metadata cache per input:
+/// `Promise.all` takes 2,769 instructions per input, against 8,917 when it ran unspecialized
+/// (`Benchmarks/Scripts/check-instructions.sh`, `promise.all.child`). `zip` is not: made `@inlinable` and specialized
+/// by the Swift 6.3 optimizer, a `zip` of two inputs (an empty `rest` pack), made from temporaries in an `async`
+/// function, crashed on a bad stage pointer as soon as it ran, in release builds only (`swift test -c release`, "9.3
+/// zip and all pass cooperative cancellation on..."); three inputs, or inputs held in locals, did not. So `zip`, the
+/// tuple `allSettled` that calls it, and any combinator called from generic code that is not specialized run this
+/// engine unspecialized, where each use of a type generic over `T` and `E` is such a look-up; for them the phase, the
+/// slots and the start decision stay non-generic types (`_GatherPhase`, `_GatherSlot`, `_GatherStarted`), with the
+/// results kept beside the slots. A slot carrying its result, a phase enum carrying the slots and a `(rule, result)`
+/// tuple had taken the unspecialized `Promise.all` from 11,527 to 14,020 instructions per input, against 8,917 without
+/// them.
 ///
 /// An event that cannot happen traps with the state and the event: `begin` twice, the driver asking for an input
 /// while not driving, an input returning its handle twice or delivering twice.
@@ -237,8 +242,8 @@ final class _Gather<T: Sendable, E: Error>: @unchecked Sendable {  // its mutabl
 
   @usableFromInline let inputs: [Promise<T, E>]
   /// Guards `machine`. A `_Lock<Void>` beside the state rather than a `_Lock` holding it: where this engine runs
-  /// unspecialized (`race`, `zip`, ...), a lock whose layout depends on `T` and `E` would look its type up in the
-  /// runtime's metadata cache at each transition (7 look-ups per input, about 2,300 instructions).
+  /// unspecialized (`zip`, ...), a lock whose layout depends on `T` and `E` would look its type up in the runtime's
+  /// metadata cache at each transition (7 look-ups per input, about 2,300 instructions).
   @usableFromInline let lock = _Lock(())
   /// Only read or written inside `lock.withLock`.
   @usableFromInline @exclusivity(unchecked) var machine: _GatherStateMachine<T, E>

@@ -18,7 +18,8 @@ func _settledResult<T, E>(_ result: Result<T, E>?) -> Result<T, E> {
 }
 
 /// The error of an input that `any` reported as failed.
-func failureError<T, E>(_ result: Result<T, E>?) -> E {
+@inlinable
+func _failureError<T, E>(_ result: Result<T, E>?) -> E {
   guard case .failure(let error)? = result else {
     fatalError("Internal inconsistency: any failed with input result \(String(describing: result))")
   }

@@ -29,8 +29,8 @@ import Synchronization
 /// perform(action)  // after the lock is released
 /// ```
 ///
-/// `@usableFromInline` and `@inlinable` because the engine of `all` and `allSettled` is inlined into the caller's
-/// module (see `_GatherStateMachine`).
+/// `@usableFromInline` and `@inlinable` because the engine of `all`, `allSettled`, `race`, `any` and
+/// `first(of:where:)` is inlined into the caller's module (see `_GatherStateMachine`).
 @usableFromInline
 struct _Lock<State>: ~Copyable {
   @usableFromInline let mutex: Mutex<State>
