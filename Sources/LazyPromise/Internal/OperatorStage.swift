@@ -13,6 +13,7 @@ extension Promise {
         if admission.admit(handle) && handle._markDelivered() { completion(result) }
       }
     }
+    withExtendedLifetime(self) {}  // as in `run(_:)`: `self` owns the stage `_source` refers to
   }
 
   /// A promise whose task is one of the library's operators over this promise: it is told how its run was

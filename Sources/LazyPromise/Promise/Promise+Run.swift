@@ -24,6 +24,9 @@ extension Promise {
         if admission.admit(handle) && handle._markDelivered() { completion(result) }
       }
     }
+    // `_source` refers to the last stage without owning it; `self` owns it. Inlined into the caller, `self` may be
+    // a temporary (`chain().run { ... }`) that the optimizer would otherwise end as soon as `_source` is read.
+    withExtendedLifetime(self) {}
     return handle
   }
 
@@ -54,6 +57,7 @@ extension Promise {
         }
       }
     }
+    withExtendedLifetime(self) {}  // as in `run(_:)`: `self` owns the stage `_source` refers to
     return handle
   }
 }
