@@ -18,8 +18,9 @@
 /// `Promise.all` takes 2,769 instructions per input, against 8,917 when it ran unspecialized
 /// (`Benchmarks/Scripts/check-instructions.sh`, `promise.all.child`). `zip` is not: made `@inlinable` and specialized
 /// by the Swift 6.3 optimizer, a `zip` of two inputs (an empty `rest` pack), made from temporaries in an `async`
-/// function, crashed on a bad stage pointer as soon as it ran, in release builds only (`swift test -c release`, "9.3
-/// zip and all pass cooperative cancellation on..."); three inputs, or inputs held in locals, did not. So `zip`, the
+/// function, crashed as soon as it ran, in release builds only (`swift test -c release`, "9.3 zip and all pass
+/// cooperative cancellation on..."): a call through a null function pointer, with no use-after-free under the address
+/// sanitizer (Docs/Performance.md); three inputs, or inputs held in locals, did not. So `zip`, the
 /// tuple `allSettled` that calls it, and any combinator called from generic code that is not specialized run this
 /// engine unspecialized, where each use of a type generic over `T` and `E` is such a look-up; for them the phase, the
 /// slots and the start decision stay non-generic types (`_GatherPhase`, `_GatherSlot`, `_GatherStarted`), with the
