@@ -135,6 +135,10 @@ final class _ResultStage<S, T, E: Error, Upstream>: _Stage<T, E>, @unchecked Sen
 }
 
 /// `flatMap` and `then` with a `T -> Promise<U, E>` function.
+///
+/// The same as a `_StepStage` whose step is a `Promise`, written out: as that alias, a `flatMap` returning a promise
+/// made from a task cost 2,829 instructions and 5.09 allocations a stage instead of 2,802 and 5.06, and 25,622
+/// instructions traced instead of 23,480 (`TracingCounts task` and `traced.task`, 2026-11-23).
 @usableFromInline
 final class _FlatMapStage<S, T, E: Error, Upstream>: _Stage<T, E>, @unchecked Sendable {
   @usableFromInline let upstream: Upstream
