@@ -1,5 +1,5 @@
 /* A model of RunHandle's state word and its locked cancel-handler list (Sources/LazyPromise/Promise/RunHandle.swift,
- * Sources/LazyPromise/Internal/CancelHandlers.swift), checked with spin:
+ * Sources/LazyPromise/Internal/Run/CancelHandlers.swift), checked with spin:
  *
  *   spin -a CancelHandlers.pml && gcc -O2 -o pan pan.c && ./pan -m100000
  *

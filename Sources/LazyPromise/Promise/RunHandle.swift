@@ -12,7 +12,7 @@ import Synchronization
 /// handle.cancel()
 /// ```
 public final class RunHandle: Sendable {
-  // The run's state word; its layout is in `Internal/RunState.swift`.
+  // The run's state word; its layout is in `Internal/Run/RunState.swift`.
   @usableFromInline let _state: Atomic<Int>
   // Where on some thread's stack a join of this run last passed the trampoline's check; see `_isNearCheckedStack`.
   @usableFromInline let _stackHint: Atomic<UInt>
