@@ -69,6 +69,44 @@ func callbackLoop(_ remaining: Int, _ completion: @escaping (Result<Int, BenchEr
   }
 }
 
+/// An asynchronous API as a caller's task sees it: takes a value and a completion handler, and the optimizer cannot
+/// see that it completes at once.
+nonisolated(unsafe) var request: (Int, @escaping (Result<Int, BenchError>) -> Void) -> Void = { value, completion in
+  completion(.success(value &+ 1))
+}
+
+/// Hand-written nested completion handlers that call `request` at every stage: the floor for a chain of tasks.
+func callbackTaskChain(_ stages: Int) -> Operation {
+  var operation: Operation = { completion in completion(.success(0)) }
+  for _ in 0..<stages {
+    let previous = operation
+    operation = { completion in
+      previous { result in
+        switch result {
+        case .success(let value): request(value, completion)
+        case .failure(let error): completion(.failure(error))
+        }
+      }
+    }
+  }
+  return operation
+}
+
+/// The join users write most: each stage returns a promise made from a task (a request, a timer, a registry).
+func promiseTaskChain(_ stages: Int) -> Promise<Int, BenchError> {
+  var chain = Promise<Int, BenchError>(value: 0)
+  for _ in 0..<stages {
+    chain = chain.then { value in Promise { completion in request(value, completion) } }
+  }
+  return chain
+}
+
+/// A recursive loop through a task: each iteration waits for a promise made from a task.
+func taskLoop(_ remaining: Int) -> Promise<Int, BenchError> {
+  if remaining == 0 { return Promise(value: 0) }
+  return Promise { completion in request(remaining &- 2, completion) }.then { taskLoop($0) }
+}
+
 /// Kinds of `then` stage, decided once so that the loop below costs only the stage.
 enum Kind {
   case value, result, promise, mapOperator
@@ -110,6 +148,7 @@ let scenario = arguments[0]
 // closure does not escape and keep it on the stack, which no callback handed to a real asynchronous API gets.
 if scenario.isEmpty {
   decrement = { value, completion in completion(.success(value)) }
+  request = { value, completion in completion(.success(value)) }
   loopCompletion = { _ in }
 }
 
@@ -128,6 +167,14 @@ func measure() {
   case "promise.map", "promise.mapOperator", "promise.result", "promise.flatMap", "promise.error":
     let chain = promiseChain(kind!, stages, failing: scenario == "promise.error")
     for _ in 0..<runs { chain.run { consume($0) } }
+  case "callbacks.task":
+    let operation = callbackTaskChain(stages)
+    for _ in 0..<runs { operation { consume($0) } }
+  case "promise.task":
+    let chain = promiseTaskChain(stages)
+    for _ in 0..<runs { chain.run { consume($0) } }
+  case "promise.taskLoop":
+    for _ in 0..<runs { taskLoop(stages).run { consume($0) } }
   case "callbacks.loop":
     for _ in 0..<runs { callbackLoop(stages, loopCompletion) }
   case "promise.loop":

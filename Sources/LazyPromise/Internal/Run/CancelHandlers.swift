@@ -19,11 +19,40 @@ struct CancelHandlers {
   private var first: (@Sendable () -> Void)?
   /// The handlers after the first, in registration order.
   private var rest: [@Sendable () -> Void] = []
+  /// The holds of the fused segments that wait for an input, innermost first, linked through `_StageHold.below`:
+  /// what `cancel()` lets go of, so that a completion handler a task keeps after the run was cancelled reaches no
+  /// stage (contract 6.6). Never run, and never moved by `take(stopping:)`: only `cancel()` takes them.
+  private var holds: _StageHold?
 
   init() {}
 
   /// Whether no handler is registered.
   var isEmpty: Bool { first == nil }
+
+  /// Links `hold`, which a segment about to wait has just made, in as the innermost wait.
+  mutating func park(_ hold: _StageHold) {
+    hold.below = holds
+    holds = hold
+  }
+
+  /// Unlinks `hold` and takes its stage; `nil` when `cancel()` took it first.
+  mutating func unpark(_ hold: _StageHold) -> _AnyStage? {
+    if holds === hold {
+      holds = hold.below
+    } else {
+      // Waits end innermost first, so this is rare: a hold further down ends before the one above it.
+      var above = holds
+      while let current = above, current.below !== hold { above = current.below }
+      above?.below = hold.below
+    }
+    hold.below = nil
+    return hold.stage.take()
+  }
+
+  /// Unlinks every hold, for `cancel()` (or the handle's `deinit`) to empty outside the lock.
+  mutating func takeHolds() -> _StageHold? {
+    holds.take()
+  }
 
   /// Adds `handler`; `false` (and nothing added) once the run is stopped, when the caller must run it itself.
   mutating func register(_ handler: @escaping @Sendable () -> Void) -> Bool {

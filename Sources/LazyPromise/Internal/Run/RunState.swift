@@ -79,6 +79,19 @@ extension RunHandle {
     if registration == .stopped { handler() }  // the run was already cancelled: run it at once
   }
 
+  /// Links the hold of a segment that is about to wait, so that `cancel()` can let go of its stages.
+  @usableFromInline
+  func _park(_ hold: _StageHold) {
+    withCancelHandlers { $0.park(hold) }
+  }
+
+  /// Takes the stage a waiting segment's hold keeps, as its input arrives; `nil` when the run was cancelled.
+  @usableFromInline
+  func _unpark(_ hold: _StageHold) -> _AnyStage? {
+    let stage = withCancelHandlers { $0.unpark(hold) }
+    return stage
+  }
+
   /// Runs `body` with the cancel handlers locked.
   func withCancelHandlers<Result: Sendable>(_ body: (inout CancelHandlers) -> Result) -> Result {
     cancelHandlers.withLock(body)

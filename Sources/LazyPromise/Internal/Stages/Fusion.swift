@@ -39,21 +39,30 @@ enum _FusedCall {
 }
 
 /// Keeps the last stage of a segment (and so the stages before it) alive while the segment waits for an input, and
-/// lets go of it when the input arrives.
+/// lets go of it when the input arrives, or when the run is cancelled.
+///
+/// The run's handle links every hold of a waiting segment under its lock (`RunHandle._park`), innermost first, so
+/// that `cancel()` can empty them: a task that keeps its completion handler (a mailbox, a registry that never removes
+/// handlers) would otherwise keep the segment's stages, its own task among them, and so itself, alive for good.
 @usableFromInline
-final class _StageHold: @unchecked Sendable {  // written by `init`, then taken once by the one call of its `_Rest`
-  /// Unchecked for exclusive access: `init` writes it and the one call of the `_Rest` takes it, so two accesses
-  /// never overlap, and the run-time check cost two thread-local look-ups per join (about 170 instructions).
-  @exclusivity(unchecked) @usableFromInline var stage: _AnyStage?
+final class _StageHold: @unchecked Sendable {  // both fields are read and written only under the run's lock
+  @usableFromInline var stage: _AnyStage?
+  /// The next hold out (an outer segment waiting for this one's output).
+  @usableFromInline var below: _StageHold?
 
   @inlinable
   init(_ stage: _AnyStage) {
     self.stage = stage
   }
 
-  @inlinable
-  func take() -> _AnyStage? {
-    stage.take()
+  /// Empties a list of holds taken from a cancelled run, one at a time (a long chain waits in many segments, and
+  /// releasing the list recursively would grow the stack with it).
+  static func empty(_ list: _StageHold?) {
+    var next = list
+    while let hold = next {
+      next = hold.below.take()
+      hold.stage = nil
+    }
   }
 }
 
@@ -223,10 +232,11 @@ func _driveSegment<T, E: Error>(
       return { input in _deliver(input.assumingMemoryBound(to: Result<T, E>.self).move(), to: completion) }
     }
     let hold = _StageHold(last)
+    handle._park(hold)
     return { input in
       // Taken, not kept: a task may keep its completion handler (and so this closure) after calling it, and the
-      // segment's stages, its own task among them, must not stay alive with it.
-      guard let last = hold.take() else { return }
+      // segment's stages, its own task among them, must not stay alive with it. `nil` once the run was cancelled.
+      guard let last = handle._unpark(hold) else { return }
       _driveSegment(last, count: count, from: index, input: input, handle, completion)
     }
   }

@@ -1,0 +1,97 @@
+import LazyPromise
+import LazyPromiseTestSupport
+import Synchronization
+import Testing
+
+/// A task that keeps every completion handler it is given and never lets go of one, as a registry that never
+/// removes its handlers would: the case where a run could otherwise keep itself alive through its own task.
+private final class Mailbox: Sendable {
+  private let kept = Mutex<[Promise<Int, TestError>.Completion]>([])
+
+  var promise: Promise<Int, TestError> {
+    Promise { [self] completion in kept.withLock { $0.append(completion) } }
+  }
+
+  func deliverAll(_ value: Int) {
+    for completion in kept.withLock({ $0 }) { completion(.success(value)) }
+  }
+}
+
+/// How the run ends before everything but the mailbox's kept handlers is dropped.
+enum RunEnd: CaseIterable, Sendable { case cancelled, delivered }
+
+/// Builds a chain on a mailbox's promise, runs it, ends the run as `end` says, drops the chain and the handle, and
+/// returns whether the mailbox (and so the run that kept it) is still alive.
+private func mailboxOutlivesRun(
+  _ end: RunEnd, _ chain: @escaping (Mailbox) -> Promise<Int, TestError>
+) -> Bool {
+  weak var weakMailbox: Mailbox?
+  let delivered = Counter()
+  do {
+    let mailbox = Mailbox()
+    weakMailbox = mailbox
+    let handle = chain(mailbox).run { _ in delivered.increment() }
+    switch end {
+    case .cancelled:
+      handle.cancel()
+      mailbox.deliverAll(1)  // a late call: ignored
+      #expect(delivered.current == 0)
+    case .delivered:
+      mailbox.deliverAll(1)
+      #expect(delivered.current == 1)
+    }
+  }
+  return weakMailbox != nil
+}
+
+/// Contract 6.6: once a run is cancelled or has delivered, a completion handler its task kept reaches none of the
+/// stages the run ran, so the task (and whatever it captured) is freed with the rest of the chain.
+@Suite struct ContractKeptHandlerStageTests {
+  @Test(arguments: RunEnd.allCases)
+  func oneValueStageIsFreed(_ end: RunEnd) {
+    #expect(!mailboxOutlivesRun(end) { $0.promise.map { $0 + 1 } })
+  }
+
+  @Test(arguments: RunEnd.allCases)
+  func aFusedSegmentIsFreed(_ end: RunEnd) {
+    #expect(!mailboxOutlivesRun(end) { $0.promise.map { $0 + 1 }.map { $0 + 1 } })
+  }
+
+  @Test(arguments: RunEnd.allCases, [63, 64, 65, 200])
+  func segmentsWaitingForEachOtherAreFreed(_ end: RunEnd, _ stages: Int) {
+    #expect(
+      !mailboxOutlivesRun(end) { mailbox in
+        var chain = mailbox.promise
+        for _ in 0..<stages { chain = chain.map { $0 + 1 } }
+        return chain
+      })
+  }
+
+  @Test(arguments: RunEnd.allCases, [1, 2, 5])
+  func aJoinInsideASegmentIsFreed(_ end: RunEnd, _ position: Int) {
+    #expect(
+      !mailboxOutlivesRun(end) { mailbox in
+        var chain = Promise<Int, TestError>(value: 0)
+        for index in 0..<6 {
+          chain = index == position ? chain.flatMap { _ in mailbox.promise } : chain.map { $0 + 1 }
+        }
+        return chain
+      })
+  }
+
+  @Test(arguments: RunEnd.allCases)
+  func aJoinAtASegmentsLastStageIsFreed(_ end: RunEnd) {
+    #expect(
+      !mailboxOutlivesRun(end) { mailbox in
+        Promise<Int, TestError>(value: 0).map { $0 + 1 }.flatMap { _ in mailbox.promise }
+      })
+  }
+
+  @Test(arguments: RunEnd.allCases)
+  func segmentsAroundAnErrorStageAreFreed(_ end: RunEnd) {
+    #expect(
+      !mailboxOutlivesRun(end) { mailbox in
+        mailbox.promise.map { $0 + 1 }.map { $0 + 1 }.mapError { $0 }.map { $0 + 1 }.map { $0 + 1 }
+      })
+  }
+}
