@@ -96,7 +96,7 @@ func callbackTaskChain(_ stages: Int) -> Operation {
 func promiseTaskChain(_ stages: Int) -> Promise<Int, BenchError> {
   var chain = Promise<Int, BenchError>(value: 0)
   for _ in 0..<stages {
-    chain = chain.then { value in Promise { completion in request(value, completion) } }
+    chain = chain.then { value in Promise<Int, BenchError> { completion in request(value, completion) } }
   }
   return chain
 }
@@ -104,7 +104,7 @@ func promiseTaskChain(_ stages: Int) -> Promise<Int, BenchError> {
 /// A recursive loop through a task: each iteration waits for a promise made from a task.
 func taskLoop(_ remaining: Int) -> Promise<Int, BenchError> {
   if remaining == 0 { return Promise(value: 0) }
-  return Promise { completion in request(remaining &- 2, completion) }.then { taskLoop($0) }
+  return Promise<Int, BenchError> { completion in request(remaining &- 2, completion) }.then { taskLoop($0) }
 }
 
 /// Kinds of `then` stage, decided once so that the loop below costs only the stage.

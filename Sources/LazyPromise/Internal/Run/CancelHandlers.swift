@@ -29,24 +29,12 @@ struct CancelHandlers {
   /// Whether no handler is registered.
   var isEmpty: Bool { first == nil }
 
-  /// Links `hold`, which a segment about to wait has just made, in as the innermost wait.
+  /// Links `hold`, which a segment about to wait has just made, in as the innermost wait. Holds whose input has
+  /// arrived since are unlinked first: waits end innermost first, so they are the ones on top.
   mutating func park(_ hold: _StageHold) {
+    while let top = holds, top.isEmpty { holds = top.below.take() }
     hold.below = holds
     holds = hold
-  }
-
-  /// Unlinks `hold` and takes its stage; `nil` when `cancel()` took it first.
-  mutating func unpark(_ hold: _StageHold) -> _AnyStage? {
-    if holds === hold {
-      holds = hold.below
-    } else {
-      // Waits end innermost first, so this is rare: a hold further down ends before the one above it.
-      var above = holds
-      while let current = above, current.below !== hold { above = current.below }
-      above?.below = hold.below
-    }
-    hold.below = nil
-    return hold.stage.take()
   }
 
   /// Unlinks every hold, for `cancel()` (or the handle's `deinit`) to empty outside the lock.

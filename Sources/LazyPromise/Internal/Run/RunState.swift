@@ -5,14 +5,17 @@ import Synchronization
 // The state word packs three things, each read with one load:
 // - bit 0 (`_cancelled`): `cancel()` won;
 // - bit 1 (`_delivered`): the run delivered;
-// - bits 2... (`_generation`, counted in `_generationStep`s): how many task completions the run has accepted, so a
+// - bit 2 (`_hasHandlers`): a task of this generation may have registered cancel handlers, so a claim must drop
+//   them under the lock (without it, a claim takes no lock);
+// - bits 3... (`_generation`, counted in `_generationStep`s): how many task completions the run has accepted, so a
 //   task's completion is accepted only for the generation it was invoked at, exactly once.
 
 extension RunHandle {
   @usableFromInline static let _cancelled = 1
   @usableFromInline static let _delivered = 2
-  @usableFromInline static let _generationShift = 2
-  @usableFromInline static let _generationStep = 4  // 1 << _generationShift
+  @usableFromInline static let _hasHandlers = 4
+  @usableFromInline static let _generationShift = 3
+  @usableFromInline static let _generationStep = 8  // 1 << _generationShift
 
   /// Asks the run to stop cooperatively: the pending task's cancel handlers run now, and so does every handler a
   /// task of this run registers later (at once) — but nothing is suppressed: stages still start and the run still
@@ -43,9 +46,10 @@ extension RunHandle {
       if state & Self._cancelled != 0 { return .cancelled }
       if state >> Self._generationShift != generation { return .duplicate }
       let (exchanged, original) = _state.compareExchange(
-        expected: state, desired: state &+ Self._generationStep, ordering: .acquiringAndReleasing)
+        expected: state, desired: (state &+ Self._generationStep) & ~Self._hasHandlers,
+        ordering: .acquiringAndReleasing)
       if exchanged {
-        _dropHandlers()
+        if state & Self._hasHandlers != 0 { _dropHandlers() }
         return .accepted
       }
       state = original
@@ -67,13 +71,16 @@ extension RunHandle {
 
   /// Registers what the task invoked at `generation` does when the run is cancelled.
   ///
-  /// The generation is read under the handlers' lock: a completion that claimed the run has already dropped the
-  /// list under that lock by then, so a handler of a completed task is ignored rather than added to the next one's.
+  /// Under the handlers' lock, the registration first sets `_hasHandlers` and reads the generation in that one
+  /// atomic step. A claim that came before it has moved the generation on, so the handler of a completed task is
+  /// ignored; a claim that comes after it sees the bit and drops the list under the same lock, after this
+  /// registration. Either way a handler of a completed task is never added to the next one's list.
   @usableFromInline
   func _onCancel(_ handler: @escaping @Sendable () -> Void, generation: Int) {
     enum Registration { case registered, completed, stopped }
     let registration = withCancelHandlers { handlers -> Registration in
-      guard _generation == generation else { return .completed }  // that task has completed: nothing to cancel
+      let state = _state.bitwiseOr(Self._hasHandlers, ordering: .acquiringAndReleasing).oldValue
+      guard state >> Self._generationShift == generation else { return .completed }  // completed: nothing to cancel
       return handlers.register(handler) ? .registered : .stopped
     }
     if registration == .stopped { handler() }  // the run was already cancelled: run it at once
@@ -83,13 +90,6 @@ extension RunHandle {
   @usableFromInline
   func _park(_ hold: _StageHold) {
     withCancelHandlers { $0.park(hold) }
-  }
-
-  /// Takes the stage a waiting segment's hold keeps, as its input arrives; `nil` when the run was cancelled.
-  @usableFromInline
-  func _unpark(_ hold: _StageHold) -> _AnyStage? {
-    let stage = withCancelHandlers { $0.unpark(hold) }
-    return stage
   }
 
   /// Runs `body` with the cancel handlers locked.
