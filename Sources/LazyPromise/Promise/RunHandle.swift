@@ -29,8 +29,6 @@ public final class RunHandle: Sendable {
   deinit {
     // A handler can hold another run (a combinator's input, an operator's child), whose handle holds more: release
     // them in bounded stack, so that dropping a deeply nested run cannot overflow it.
-    let holds = withCancelHandlers { $0.takeHolds() }
-    _StageHold.empty(holds)
     var handlers: CancelHandlers? = withCancelHandlers { $0.take() }
     if handlers?.isEmpty == false { releaseInBoundedStack(&handlers) }
   }
@@ -69,8 +67,8 @@ public final class RunHandle: Sendable {
       let (exchanged, original) = _state.compareExchange(
         expected: state, desired: state | Self._cancelled, ordering: .acquiringAndReleasing)
       if exchanged {
-        let (handlers, holds) = withCancelHandlers { ($0.take(stopping: true), $0.takeHolds()) }
-        _StageHold.empty(holds)  // the waiting segments' stages, released outside the lock
+        let (handlers, stages) = withCancelHandlers { ($0.take(stopping: true), Unchecked($0.takeWaitingStages())) }
+        withExtendedLifetime(stages) {}  // the waiting segments' stages, released here, outside the lock
         handlers.run()
         return
       }

@@ -19,27 +19,66 @@ struct CancelHandlers {
   private var first: (@Sendable () -> Void)?
   /// The handlers after the first, in registration order.
   private var rest: [@Sendable () -> Void] = []
-  /// The holds of the fused segments that wait for an input, innermost first, linked through `_StageHold.below`:
-  /// what `cancel()` lets go of, so that a completion handler a task keeps after the run was cancelled reaches no
-  /// stage (contract 6.6). Never run, and never moved by `take(stopping:)`: only `cancel()` takes them.
-  private var holds: _StageHold?
+  /// The waiters of the fused segments that wait for an input while holding stages, innermost first, linked
+  /// through `_Waiter.below` and not owned (`Stages/Waiter.swift`): what `cancel()` takes the stages of, so that a
+  /// completion handler a task keeps after the run was cancelled reaches no stage (contract 6.6). A waiter in the
+  /// list is alive, or blocked in its `deinit` on this lock until it is unlinked.
+  private var waiters: Unmanaged<_Waiter>?
 
   init() {}
 
   /// Whether no handler is registered.
   var isEmpty: Bool { first == nil }
 
-  /// Links `hold`, which a segment about to wait has just made, in as the innermost wait. Holds whose input has
-  /// arrived since are unlinked first: waits end innermost first, so they are the ones on top.
-  mutating func park(_ hold: _StageHold) {
-    while let top = holds, top.isEmpty { holds = top.below.take() }
-    hold.below = holds
-    holds = hold
+  /// Links `waiter`, which a segment about to wait has just made, in as the innermost wait. Waiters whose input
+  /// has arrived since are unlinked first: waits end innermost first, so they are the ones on top.
+  mutating func park(_ waiter: Unmanaged<_Waiter>) {
+    while let top = waiters, top._withUnsafeGuaranteedRef({ $0.isEmpty }) {
+      waiters = top._withUnsafeGuaranteedRef { unlinked($0) }
+    }
+    waiter._withUnsafeGuaranteedRef {
+      $0.below = waiters
+      $0.linked.store(true, ordering: .releasing)
+    }
+    waiters = waiter
   }
 
-  /// Unlinks every hold, for `cancel()` (or the handle's `deinit`) to empty outside the lock.
-  mutating func takeHolds() -> _StageHold? {
-    holds.take()
+  /// Unlinks `waiter`, which is being freed.
+  mutating func unlink(_ waiter: Unmanaged<_Waiter>) {
+    guard waiter._withUnsafeGuaranteedRef({ $0.linked.load(ordering: .acquiring) }) else { return }
+    if waiters?.toOpaque() == waiter.toOpaque() {
+      waiters = waiter._withUnsafeGuaranteedRef { unlinked($0) }
+      return
+    }
+    var above = waiters
+    while let current = above {
+      let next = current._withUnsafeGuaranteedRef { $0.below }
+      if next?.toOpaque() == waiter.toOpaque() {
+        current._withUnsafeGuaranteedRef { $0.below = waiter._withUnsafeGuaranteedRef { unlinked($0) } }
+        return
+      }
+      above = next
+    }
+  }
+
+  /// Unlinks every waiter and takes the stages they hold, for `cancel()` to release outside the lock.
+  mutating func takeWaitingStages() -> [_AnyStage] {
+    var stages: [_AnyStage] = []
+    while let top = waiters {
+      waiters = top._withUnsafeGuaranteedRef { waiter in
+        if let stage = waiter.take() { stages.append(stage) }
+        return unlinked(waiter)
+      }
+    }
+    return stages
+  }
+
+  /// Marks `waiter` out of the list; returns the one below it.
+  private func unlinked(_ waiter: _Waiter) -> Unmanaged<_Waiter>? {
+    let below = waiter.below
+    waiter.below = nil
+    waiter.linked.store(false, ordering: .releasing)
+    return below
   }
 
   /// Adds `handler`; `false` (and nothing added) once the run is stopped, when the caller must run it itself.

@@ -86,12 +86,6 @@ extension RunHandle {
     if registration == .stopped { handler() }  // the run was already cancelled: run it at once
   }
 
-  /// Links the hold of a segment that is about to wait, so that `cancel()` can let go of its stages.
-  @usableFromInline
-  func _park(_ hold: _StageHold) {
-    withCancelHandlers { $0.park(hold) }
-  }
-
   /// Runs `body` with the cancel handlers locked.
   func withCancelHandlers<Result: Sendable>(_ body: (inout CancelHandlers) -> Result) -> Result {
     cancelHandlers.withLock(body)

@@ -11,13 +11,12 @@ import Synchronization
 // Only the frame of `_driveSegment`, specialized for the last stage's output type, holds the segment's
 // continuation. The stages in between never see it: their entries are non-generic. Where a segment must wait for
 // its input (a task or another segment upstream, or a promise a stage's function returned), the stage asks that
-// frame, through the non-escaping `_MakeRest` it was given, for a `_Rest`: a closure made there, which drives the
-// remaining stages when the input arrives, and holds the segment's stages through a `_StageHold` that it empties
-// then. Those two are the only allocations of a segment, and a segment whose input is known at once (a chain that
-// starts with `Promise(value:)`) makes neither; a wait for the promise its last stage returned needs only the
-// closure, which delivers the segment's output. Passing the continuation itself through memory would not do: a
-// function value stored or loaded through a pointer of a generic type is re-abstracted, which allocates a thunk
-// each time.
+// frame, through the non-escaping `_MakeRest` it was given, for a `_Waiter` (`Waiter.swift`): one object, made
+// there, that is the task's completion handler, admits its result, holds the segment's stages while it waits
+// (where `cancel()` can take them back), and drives the remaining stages when the input arrives. It is the only
+// allocation of a segment, and a segment whose input is known at once (a chain that starts with `Promise(value:)`)
+// makes none. Passing the continuation itself through memory would not do: a function value stored or loaded
+// through a pointer of a generic type is re-abstracted, which allocates a thunk each time.
 //
 // Stack: a segment is at most `_segmentLimit` direct calls deep, with the trampoline's check every `_hopInterval`
 // of them (`_Fused.forward`); its output is delivered after they return, through the trampoline, and a segment
@@ -33,63 +32,16 @@ import Synchronization
 @usableFromInline
 enum _FusedCall {
   /// Start the stage's upstream (the stage is the first of the segment): drive the segment with its result now if
-  /// it is known, or later, through a `_Rest`.
+  /// it is known, or later, through a `_Waiter`.
   case start(_ fused: _Fused)
   /// Apply the stage, `index` in `fused`, to its input (a `Result<S, E>` that the stage moves out of the buffer),
   /// then pass the output on with `_Fused.forward` or `_Fused.join`.
   case apply(_ input: UnsafeMutableRawPointer, _ fused: _Fused, _ index: Int)
 }
 
-/// Keeps the last stage of a segment (and so the stages before it) alive while the segment waits for an input, and
-/// lets go of it when the input arrives, or when the run is cancelled.
-///
-/// The run's handle links every hold of a waiting segment under its lock (`RunHandle._park`), innermost first, so
-/// that `cancel()` can empty them: a task that keeps its completion handler (a mailbox, a registry that never removes
-/// handlers) would otherwise keep the segment's stages, its own task among them, and so itself, alive for good.
+/// Makes the `_Waiter` of the segment from stage `index` on; given by `_driveSegment` to every call it makes.
 @usableFromInline
-final class _StageHold: @unchecked Sendable {  // `below` is read and written only under the run's lock
-  /// The stage, retained; taken once, by whichever comes first: the segment's input, or `cancel()`.
-  @usableFromInline let stage: Atomic<Unmanaged<_AnyStage>?>
-  /// The next hold out (an outer segment waiting for this one's output). Unchecked for exclusive access: only
-  /// ever touched under the run's lock, and the run-time check cost two thread-local look-ups per wait.
-  @exclusivity(unchecked) @usableFromInline var below: _StageHold?
-
-  @inlinable
-  init(_ stage: _AnyStage) {
-    self.stage = Atomic(Unmanaged.passRetained(stage))
-  }
-
-  /// Takes the stage (the one reference this hold had); `nil` when it was taken already.
-  @inlinable
-  func take() -> _AnyStage? {
-    stage.exchange(nil, ordering: .acquiringAndReleasing)?.takeRetainedValue()
-  }
-
-  /// Whether the stage was taken (a linked hold that no longer keeps anything).
-  var isEmpty: Bool { stage.load(ordering: .acquiring) == nil }
-
-  deinit {
-    stage.load(ordering: .acquiring)?.release()
-  }
-
-  /// Empties a list of holds taken from a cancelled run, one at a time (a long chain waits in many segments, and
-  /// releasing the list recursively would grow the stack with it).
-  static func empty(_ list: _StageHold?) {
-    var next = list
-    while let hold = next {
-      next = hold.below.take()
-      withExtendedLifetime(hold.take()) {}
-    }
-  }
-}
-
-/// Drives the rest of a segment, from the stage it was made for, with that stage's input (moved out of the buffer).
-@usableFromInline
-typealias _Rest = @Sendable (_ input: UnsafeMutableRawPointer) -> Void
-
-/// Makes the `_Rest` of the segment from stage `index` on; given by `_driveSegment` to every call it makes.
-@usableFromInline
-typealias _MakeRest = (_ index: Int) -> _Rest
+typealias _MakeRest = (_ index: Int) -> _Waiter
 
 /// A value stage's part in fused runs, written where its types are concrete. It returns whether the segment's output
 /// is now in `_Fused.output` (`false` when the run was cancelled, or the rest of the segment waits for an input).
@@ -177,20 +129,22 @@ struct _Fused {
     return false
   }
 
-  /// Drives a segment's rest with its input.
+  /// Drives what `waiter` waited for with its input.
   @inlinable
-  static func resume<S, E: Error>(_ rest: _Rest, with input: Result<S, E>) {
+  static func resume<S, E: Error>(_ waiter: _Waiter, with input: Result<S, E>) {
     withUnsafeTemporaryAllocation(of: Result<S, E>.self, capacity: 1) { buffer in
       let pointer = buffer.baseAddress.unsafelyUnwrapped
       pointer.initialize(to: input)
-      rest(UnsafeMutableRawPointer(pointer))
+      if !waiter.resume(UnsafeMutableRawPointer(pointer)) {
+        pointer.deinitialize(count: 1)  // the run was cancelled: the input goes no further
+      }
     }
   }
 }
 
 extension _Source {
   /// Starts this source, the upstream of the first stage of `fused`, driving the segment with its result: at once
-  /// for a known result, or through a `_Rest` that waits for it.
+  /// for a known result, or through a `_Waiter` that waits for it.
   @inlinable
   func startSegment(_ fused: _Fused, _ rest: _MakeRest) -> Bool {
     if case .result(let result) = self {
@@ -201,21 +155,27 @@ extension _Source {
     return false
   }
 
-  /// Starts this source where chains join, driving `rest` with its result.
+  /// Starts this source where chains join, resuming `waiter` with its result.
+  ///
+  /// A caller's task is given a completion handler whose one capture is the waiter, so that the handler allocates
+  /// nothing of its own; the waiter admits the result (`_Waiter.complete`).
   @inlinable
-  func start(_ handle: RunHandle, resuming rest: @escaping _Rest) {
+  func start(_ handle: RunHandle, resuming waiter: _Waiter) {
     switch self {
     case .result(let result):
       guard !handle._isCancelled else { return }
-      _hop({ _Fused.resume(rest, with: result) }, { { _Fused.resume(rest, with: result) } })
+      _hop({ _Fused.resume(waiter, with: result) }, { { _Fused.resume(waiter, with: result) } })
     case .stage(let upstream):
-      Self.startStage(upstream, handle, joining: true) { _Fused.resume(rest, with: $0) }
-    case .task:
-      start(handle) { admission in
-        { result in
-          if admission.admit(handle) { _Fused.resume(rest, with: result) }
-        }
-      }
+      Self.startStage(upstream, handle, joining: true) { _Fused.resume(waiter, with: $0) }
+    case .task(let task, let site):
+      guard !handle._isCancelled else { return }
+      waiter.generation = handle._generation
+      #if DEBUG
+        waiter.taskSite = site
+      #else
+        _ = site
+      #endif
+      task { waiter.complete($0) }
     }
   }
 }
@@ -242,20 +202,10 @@ func _driveSegment<T, E: Error>(
   _ last: _AnyStage, count: Int, from index: Int, input: UnsafeMutableRawPointer?, _ handle: RunHandle,
   _ completion: @escaping @Sendable (Result<T, E>) -> Void
 ) {
-  func rest(_ index: Int) -> _Rest {
-    if index == count {
-      // A join at the last stage: its result is the segment's output, and no stage of the segment runs again, so
-      // the rest holds none of them (and allocates no holder).
-      return { input in _deliver(input.assumingMemoryBound(to: Result<T, E>.self).move(), to: completion) }
-    }
-    let hold = _StageHold(last)
-    handle._park(hold)
-    return { input in
-      // Taken, not kept: a task may keep its completion handler (and so this closure) after calling it, and the
-      // segment's stages, its own task among them, must not stay alive with it. `nil` once the run was cancelled.
-      guard let last = hold.take() else { return }
-      _driveSegment(last, count: count, from: index, input: input, handle, completion)
-    }
+  func rest(_ index: Int) -> _Waiter {
+    let waiter = _SegmentWaiter(handle: handle, last: last, count: count, index: index, completion: completion)
+    if index != count { handle._park(waiter) }  // a wait at the last stage holds no stage: nothing to take back
+    return waiter
   }
   withUnsafeTemporaryAllocation(of: Unmanaged<_AnyStage>.self, capacity: count) { stages in
     var stage = Unmanaged.passUnretained(last)
