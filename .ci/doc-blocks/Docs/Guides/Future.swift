@@ -1,0 +1,21 @@
+// The names Docs/Guides/Future.md's examples use without defining them.
+import Dispatch
+import Foundation
+import LazyPromise
+import LazyPromiseFoundation
+
+enum APIError: Error { case unavailable }
+enum LookupError: Error, CancellationRepresentable { case notFound, cancelled }
+struct Photo: Sendable {}
+struct User: Sendable { let name: String }
+struct Artist: Sendable {}
+
+/// A callback API: `get` answers once, and its request can be cancelled.
+struct Client: Sendable {
+  struct Request: Sendable { func cancel() {} }
+  @discardableResult
+  func get<T, E>(_ path: Any, completion: @escaping @Sendable (Result<T, E>) -> Void) -> Request { Request() }
+}
+let client = Client()
+let url = URL(string: "https://example.com/file")!
+func lookup(id: String) -> Promise<Artist, LookupError> { Promise(value: Artist()) }
