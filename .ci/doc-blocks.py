@@ -5,8 +5,11 @@ The convention (also at the top of Docs/README.md):
 
 - The swift blocks of one page compile together, in page order, as the main.swift of one executable target of a
   generated package (.build-docs) that depends on this repository by path; warnings are errors (Swift 6 mode).
-- A page's prelude, .ci/doc-blocks/<page path>.swift (e.g. .ci/doc-blocks/Docs/Guides/Time.swift), goes first: the
-  imports and the names its examples use without defining them (a `lookup(id:)`, a `show` handler, ...).
+- A page's prelude, .ci/doc-blocks/<page path>.swift (e.g. .ci/doc-blocks/Docs/Guides/Time.swift), is another file
+  of that module: the imports and the names its examples use without defining them (a `lookup(id:)`, a `show`
+  handler, ...). Its imports (its first lines) are copied to the top of main.swift.
+- The blocks of the example guides (ITunesLookup.md, PhotoAlbums.md) compile in one module with the example's
+  sources and ExampleSupport's, so they are checked against the real program.
 - An HTML comment on the line before a block changes how it is checked:
     <!-- doc-block: scope -->                 compiled inside its own `do { }` (it reuses names of another block)
     <!-- doc-block: file -->                  compiled as a file of its own in the page's module (a `@Test`)
