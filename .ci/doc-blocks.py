@@ -7,7 +7,8 @@ The convention (also at the top of Docs/README.md):
   generated package (.build-docs) that depends on this repository by path; warnings are errors (Swift 6 mode).
 - A page's prelude, .ci/doc-blocks/<page path>.swift (e.g. .ci/doc-blocks/Docs/Guides/Time.swift), is another file
   of that module: the imports and the names its examples use without defining them (a `lookup(id:)`, a `show`
-  handler, ...). Its imports (its first lines) are copied to the top of main.swift.
+  handler, ...). Its imports (its first lines) are copied to the top of main.swift. .ci/doc-blocks/Shared.swift
+  (a callback `client`) is a file of every page's module.
 - The blocks of the example guides (ITunesLookup.md, PhotoAlbums.md) compile in one module with the example's
   sources and ExampleSupport's, so they are checked against the real program.
 - An HTML comment on the line before a block changes how it is checked:
@@ -180,6 +181,7 @@ def main():
     # main.swift gets its imports.
     main_swift, extra = prelude_imports(page), ""
     open(os.path.join(folder, "DocPrelude.swift"), "w", encoding="utf-8").write("\n".join(prelude(page)) + "\n")
+    shutil.copy(os.path.join(PRELUDES, "Shared.swift"), os.path.join(folder, "DocShared.swift"))
     if page in EXAMPLES:
       link_example(EXAMPLES[page], folder)
       extra = ', resources: [.copy("Resources")]'

@@ -10,12 +10,5 @@ struct Photo: Sendable {}
 struct User: Sendable { let name: String }
 struct Artist: Sendable {}
 
-/// A callback API: `get` answers once, and its request can be cancelled.
-struct Client: Sendable {
-  struct Request: Sendable { func cancel() {} }
-  @discardableResult
-  func get<T, E>(_ path: Any, completion: @escaping @Sendable (Result<T, E>) -> Void) -> Request { Request() }
-}
-let client = Client()
 let url = URL(string: "https://example.com/file")!
 func lookup(id: String) -> Promise<Artist, LookupError> { Promise(value: Artist()) }

@@ -10,13 +10,6 @@ enum DownloadError: Error { case failed }
 struct ArtistResult: Sendable { let artistName: String }
 struct LookupResponse: Sendable { let results: [ArtistResult] }
 
-/// A callback API: `get` answers once, and its request can be cancelled.
-struct Client: Sendable {
-  struct Request: Sendable { func cancel() {} }
-  @discardableResult
-  func get<T, E>(_ path: Any, completion: @escaping @Sendable (Result<T, E>) -> Void) -> Request { Request() }
-}
-let client = Client()
 let url = URL(string: "https://example.com/file")!
 let logger = Logger()
 struct Logger: Sendable { func warning(_ message: String) {} }
