@@ -224,11 +224,17 @@ def main():
 
   modules = os.path.join(SCRATCH, ".build", "debug", "Modules")
   for page, line, expected, code in expected_errors:
-    path = os.path.join(SCRATCH, "errors", f"{target_name(page)}_{line}.swift")
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    open(path, "w", encoding="utf-8").write("\n".join(prelude(page) + located(page, line, code)) + "\n")
-    result = run(["swiftc", "-typecheck", "-swift-version", "6", "-I", modules, path])
-    if result.returncode == 0 or expected not in result.stdout:
+    # As the block's own main.swift, beside the page's prelude and the shared names: the block alone must fail.
+    folder = os.path.join(SCRATCH, "errors", f"{target_name(page)}_{line}")
+    os.makedirs(folder)
+    open(os.path.join(folder, "main.swift"), "w", encoding="utf-8").write(
+      "\n".join(prelude_imports(page) + located(page, line, code)) + "\n")
+    open(os.path.join(folder, "DocPrelude.swift"), "w", encoding="utf-8").write("\n".join(prelude(page)) + "\n")
+    shutil.copy(os.path.join(PRELUDES, "Shared.swift"), os.path.join(folder, "DocShared.swift"))
+    files = [os.path.join(folder, f) for f in ("main.swift", "DocPrelude.swift", "DocShared.swift")]
+    result = run(["swiftc", "-typecheck", "-swift-version", "6", "-module-name", "DocError", "-I", modules] + files)
+    diagnostics = [text for text in result.stdout.split("\n") if re.match(r"^\S+:\d+:\d+: error: ", text)]
+    if result.returncode == 0 or not any(expected in text for text in diagnostics):
       print(result.stdout)
       fail(f"{page}:{line}: the block should fail to compile with '{expected}'")
 
