@@ -99,6 +99,7 @@ extension Promise {
   /// starts after it.
   ///
   /// ```swift
+  /// // `isTransient` is your own test of the error: HTTPError has none (Docs/Guides/Time.md defines one).
   /// session.dataPromise(from: url)
   ///   .retry(2) { error in error.isTransient }  // at most 3 requests
   ///   .run(some: show, none: report)
