@@ -59,7 +59,7 @@ extension Promise where T: Sendable {
 
   /// Runs the promise and waits for its result, value or typed error.
   ///
-  /// Threads and cancellation are as for ``value``: for an `E` that can say "cancelled", a cancelled task gets
+  /// Threads and cancellation are as for ``value-4lbpc``: for an `E` that can say "cancelled", a cancelled task gets
   /// `.failure(.cancelled)` (or `.failure(CancellationError())`) at once.
   ///
   /// ```swift
