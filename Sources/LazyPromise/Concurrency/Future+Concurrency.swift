@@ -4,10 +4,10 @@ extension Future where T: Sendable {
   /// Waits for the future's value, throwing its error with its own type.
   ///
   /// The future's work is already under way and is shared: awaiting starts nothing and cancelling the awaiting
-  /// task never stops it. For an error type that cannot say "cancelled", the `await` therefore lasts until the
-  /// future completes; if `E` is ``CancellationRepresentable`` (or `any Error`), the more specific `value` ends
-  /// the `await` at once on cancellation, and the future goes on for its other observers. For the `Result`, await
-  /// `future.promise.result`.
+  /// task never stops it. If `E` can say "cancelled" (``CancellationRepresentable``, or `any Error`), cancelling
+  /// the awaiting task ends the `await` at once with `E.cancelled` (a `CancellationError`), and the future goes on
+  /// for its other observers; for any other `E` the `await` lasts until the future completes. The rule follows the
+  /// type `E` is at run time, in generic code too. For the `Result`, await `future.promise.result`.
   ///
   /// ```swift
   /// let artist = lookup(id: "909253").start()   // Future<Artist, LookupError>: the request is under way
@@ -15,37 +15,7 @@ extension Future where T: Sendable {
   /// ```
   public var value: T {
     get async throws(E) {
-      try await promise.awaitResult(endingWith: nil).get()
-    }
-  }
-}
-
-extension Future where T: Sendable, E: CancellationRepresentable {
-  /// Waits for the future's value; cancelling the awaiting task ends the `await` at once with `E.cancelled`.
-  ///
-  /// The future's work goes on for its other observers: awaiting never cancels the future (``cancel()-3bxh5`` does).
-  ///
-  /// ```swift
-  /// let waiting = Task { try await artistFuture.value }
-  /// waiting.cancel()  // throws LookupError.cancelled; the lookup itself goes on
-  /// ```
-  public var value: T {
-    get async throws(E) {
-      try await promise.awaitResult(endingWith: .cancelled).get()
-    }
-  }
-}
-
-extension Future where T: Sendable, E == any Error {
-  /// Waits for the future's value; cancelling the awaiting task ends the `await` at once with a
-  /// `CancellationError`.
-  ///
-  /// ```swift
-  /// let data = try await downloadFuture.value
-  /// ```
-  public var value: T {
-    get async throws {
-      try await promise.awaitResult(endingWith: CancellationError()).get()
+      try await promise.awaitResult(endingWith: cancelledError(E.self)).get()
     }
   }
 }

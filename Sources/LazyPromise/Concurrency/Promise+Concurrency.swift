@@ -31,10 +31,15 @@ extension Promise where T: Sendable {
   ///
   /// Each `await` is one run. The getter is `nonisolated`: the work starts on Swift's global concurrent executor
   /// (not on the caller's actor) and continues wherever it delivers; the value then returns to the caller.
-  /// Cancelling the awaiting task is forwarded cooperatively, as in Swift's own async functions: the pending
-  /// task's cancel handlers run (and so do those of every later task of the run, at once), and the `await` ends
-  /// with whatever the work then delivers — an `E` cannot say "cancelled" unless it is
-  /// ``CancellationRepresentable``, in which case the more specific `value` ends the `await` at once.
+  ///
+  /// What cancelling the awaiting task does depends on whether `E` can say "cancelled", and follows the type `E`
+  /// is at run time (in generic code too), not the way the call was written:
+  /// - `E` is ``CancellationRepresentable`` (or `any Error`): the run is cancelled (its pending task's cancel
+  ///   handlers run, nothing more starts) and the `await` throws `E.cancelled` (a `CancellationError`) at once. If
+  ///   the task was cancelled before the `await`, the work never starts.
+  /// - Any other `E`: cancellation is forwarded cooperatively, as in Swift's own async functions: the pending
+  ///   task's cancel handlers run (and so do those of every later task of the run, at once), and the `await` ends
+  ///   with whatever the work then delivers.
   ///
   /// ```swift
   /// let artist = try await lookup(id: "909253").then(decode).value  // throws(LookupError)
@@ -48,13 +53,14 @@ extension Promise where T: Sendable {
   /// > waiting; complete the task from the handler, or adopt ``CancellationRepresentable``.
   public var value: T {
     get async throws(E) {
-      try await awaitResult(endingWith: nil).get()
+      try await awaitResult(endingWith: cancelledError(E.self)).get()
     }
   }
 
   /// Runs the promise and waits for its result, value or typed error.
   ///
-  /// Threads and cancellation are as for `value`.
+  /// Threads and cancellation are as for ``value-4lbpc``: for an `E` that can say "cancelled", a cancelled task gets
+  /// `.failure(.cancelled)` (or `.failure(CancellationError())`) at once.
   ///
   /// ```swift
   /// switch await lookup(id: "909253").result {
@@ -63,65 +69,21 @@ extension Promise where T: Sendable {
   /// }
   /// ```
   public var result: Result<T, E> {
-    get async { await awaitResult(endingWith: nil) }
+    get async { await awaitResult(endingWith: cancelledError(E.self)) }
   }
 }
 
-extension Promise where T: Sendable, E: CancellationRepresentable {
-  /// Runs the promise and waits for its value; cancelling the awaiting task cancels the run and throws
-  /// `E.cancelled` at once.
-  ///
-  /// Each `await` is one run. If the awaiting task is already cancelled, the work never starts. Otherwise task
-  /// cancellation cancels the run (`RunHandle.cancel()`: the pending task's cancel handlers run, nothing more
-  /// starts) and the `await` ends with `.cancelled` without waiting for the work.
-  ///
-  /// ```swift
-  /// let task = Task { try await lookup(id: "909253").value }  // Promise<Artist, LookupError>
-  /// task.cancel()  // the request is cancelled; the task throws LookupError.cancelled
-  /// ```
-  public var value: T {
-    get async throws(E) {
-      try await awaitResult(endingWith: .cancelled).get()
-    }
+/// The error that says "cancelled" in `E`, if it has one: `E.cancelled` for a ``CancellationRepresentable`` type,
+/// a `CancellationError` for `any Error`, `nil` for any other type.
+///
+/// Decided at run time, so that one `value` serves every error type: with an overload per kind of error type,
+/// `try? await p.mapError { _ in MyError.x }.value` was inferred as `any Error` (the more specific overload) and
+/// ended on cancellation where a `MyError` chain waits.
+func cancelledError<E: Error>(_: E.Type) -> E? {
+  if let representable = E.self as? any CancellationRepresentable.Type {
+    return representable.cancelled as? E
   }
-
-  /// Runs the promise and waits for its result; cancelling the awaiting task cancels the run and gives
-  /// `.failure(.cancelled)` at once.
-  ///
-  /// Threads and cancellation are as for `value`.
-  ///
-  /// ```swift
-  /// if case .failure(.cancelled) = await lookup(id: "909253").result { return }
-  /// ```
-  public var result: Result<T, E> {
-    get async { await awaitResult(endingWith: .cancelled) }
-  }
-}
-
-extension Promise where T: Sendable, E == any Error {
-  /// Runs the promise and waits for its value; cancelling the awaiting task cancels the run and throws a
-  /// `CancellationError` at once, as untyped Swift code expects.
-  ///
-  /// Each `await` is one run. If the awaiting task is already cancelled, the work never starts.
-  ///
-  /// ```swift
-  /// let data = try await Promise<Data, any Error> { try await download(url) }.value
-  /// ```
-  public var value: T {
-    get async throws {
-      try await awaitResult(endingWith: CancellationError()).get()
-    }
-  }
-
-  /// Runs the promise and waits for its result; cancelling the awaiting task cancels the run and gives
-  /// `.failure(CancellationError())` at once.
-  ///
-  /// ```swift
-  /// let outcome = await download.result
-  /// ```
-  public var result: Result<T, E> {
-    get async { await awaitResult(endingWith: CancellationError()) }
-  }
+  return E.self == (any Error).self ? CancellationError() as? E : nil
 }
 
 extension Promise where T: Sendable, E == Never {

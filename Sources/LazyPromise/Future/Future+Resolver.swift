@@ -55,14 +55,13 @@ extension Future {
     /// - Parameter result: The result every observer receives.
     @inlinable
     public func complete(_ result: Result<T, E>) {
-      guard let ready = _future._trySettle(result) else {
+      guard tryComplete(result) else {
         #if DEBUG
           // A result arriving after `cancel()` is expected (the work may not stop at once): not reported.
           if !_future.isCancelled { PromiseDiagnostics.report(.futureCompletedMoreThanOnce, site: _site) }
         #endif
         return
       }
-      ready.run()
     }
 
     /// Completes the future with a value, unless it is already completed.
