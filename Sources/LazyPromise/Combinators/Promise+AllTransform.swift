@@ -30,7 +30,7 @@ extension Promise where T: Sendable {
   ) -> Promise<[T], E> {
     all(
       inputs.map { input in
-        Promise(_stage: _FlatMapStage(upstream: Promise<Input, E>(value: input), transform: transform))
+        Promise(_stage: _ValueStage(upstream: Promise<Input, E>(value: input), .promise(transform)))
       },
       maxConcurrent: maxConcurrent)
   }

@@ -15,10 +15,12 @@ extension Promise {
   @inlinable
   public func tap(_ body: @escaping @Sendable (T) -> Void) -> Promise<T, E> {
     Promise<T, E>(
-      _stage: _MapStage(upstream: self) { value in
-        body(value)
-        return value
-      })
+      _stage: _ValueStage(
+        upstream: self,
+        .value { value in
+          body(value)
+          return value
+        }))
   }
 }
 

@@ -55,7 +55,7 @@ extension Promise {
     if _slowPath(_isTracing()), let traced = _tracedMap(transform, .then, file, line) {
       return traced
     }
-    return Promise<U, E>(_stage: _MapStage(upstream: self, transform: transform))
+    return Promise<U, E>(_stage: _ValueStage(upstream: self, .value(transform)))
   }
 
   /// A closure with `return` statements that returns `.success(...)` or `.failure(...)` without a written result
@@ -98,7 +98,7 @@ extension Promise {
     if _slowPath(_isTracing()), let traced = _tracedMap(transform, .map, file, line) {
       return traced
     }
-    return Promise<U, E>(_stage: _MapStage(upstream: self, transform: transform))
+    return Promise<U, E>(_stage: _ValueStage(upstream: self, .value(transform)))
   }
 
   /// Transforms the value with a function that can fail: the unambiguous spelling of `then` with a
@@ -142,7 +142,7 @@ extension Promise {
     if _slowPath(_isTracing()), let traced = _tracedFlatMap(transform, .flatMap, file, line) {
       return traced
     }
-    return Promise<U, E>(_stage: _FlatMapStage(upstream: self, transform: transform))
+    return Promise<U, E>(_stage: _ValueStage(upstream: self, .promise(transform)))
   }
 
   /// `attemptMap` as `tryMap` uses it too: traced as `kind`, made at `file`:`line`.
@@ -153,6 +153,6 @@ extension Promise {
     if _slowPath(_isTracing()), let traced = _tracedAttemptMap(transform, kind, file, line) {
       return traced
     }
-    return Promise<U, E>(_stage: _ResultStage(upstream: self, transform: transform))
+    return Promise<U, E>(_stage: _ValueStage(upstream: self, .result(transform)))
   }
 }

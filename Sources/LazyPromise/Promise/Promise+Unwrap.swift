@@ -15,7 +15,7 @@ extension Promise {
   @inlinable
   public func unwrap<Wrapped>(orFail error: E) -> Promise<Wrapped, E> where T == Wrapped? {
     Promise<Wrapped, E>(
-      _stage: _ResultStage(upstream: self) { value in value.map { .success($0) } ?? .failure(error) })
+      _stage: _ValueStage(upstream: self, .result { value in value.map { .success($0) } ?? .failure(error) }))
   }
 }
 

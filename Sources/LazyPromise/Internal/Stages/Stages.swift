@@ -1,9 +1,11 @@
-// The stages `then`, `map`, `flatMap` and the error operators build. Each stores its function with the exact
+// The stages `then`, `map`, `flatMap` and the error operators build: `_ValueStage` (a function of one of the three
+// exact shapes), `_StepStage` (a function returning a `ThenStep`, which every inline `then` closure is) and
+// `_HandlerStage` (a function of the whole result: the error operators). Each stores its function with the exact
 // function type the operator receives (storing it as an opaque generic value would re-abstract it, which
 // allocates), and gives its base class an `Invoke` closure written where the types are concrete. The value stages
-// (`_MapStage`, `_ResultStage`, `_FlatMapStage`, `_StepStage`) also give it a `_fused` entry, so that a run drives
-// several of them in a row with direct calls (`Fusion.swift`); their `Invoke` hands a run to `_runFused` when the
-// stages before them are value stages too, and otherwise runs the stage on its own.
+// (`_ValueStage`, `_StepStage`) also give it a `_fused` entry, so that a run drives several of them in a row with
+// direct calls (`Fusion.swift`); their `Invoke` hands a run to `_runFused` when the stages before them are value
+// stages too, and otherwise runs the stage on its own.
 //
 // Each stage also has a generic parameter `Upstream`, always `_Source` of its input (its initializer requires it),
 // for the type of its `upstream` property. A class's `deinit` is never specialized: it destroys the stored
@@ -16,142 +18,58 @@
 // closure even where a known result is handed to it directly, and a recursive loop's iteration went from 950
 // instructions to 1,534 when that was tried.
 
-/// `map` and `then` with a `T -> U` function.
+/// The function of a value stage, with the exact type the operator received: storing it as an opaque generic value
+/// would re-abstract it, which allocates. Three cases of one function-sized payload: 16 bytes, as one function.
 @usableFromInline
-final class _MapStage<S, T, E: Error, Upstream>: _Stage<T, E>, @unchecked Sendable {
-  @usableFromInline let upstream: Upstream
-  @usableFromInline let transform: @Sendable (S) -> T
+enum _ValueFunction<S, T, E: Error>: Sendable {
+  /// `map`, and `then` with a `T -> U` function.
+  case value(@Sendable (S) -> T)
+  /// `then` with a `T -> Result<U, E>` function.
+  case result(@Sendable (S) -> Result<T, E>)
+  /// `flatMap`, and `then` with a `T -> Promise<U, E>` function: a promise with a known result goes on by a direct
+  /// call, anything else is a join.
+  case promise(@Sendable (S) -> Promise<T, E>)
 
+  /// Applies the function to stage `index`'s input in a fused run and passes the output on. A method, so that the
+  /// stage's function is borrowed where it is stored: a `switch` over the stored property copied it (a retain and a
+  /// release, about 40 instructions a stage).
   @inlinable
-  init(upstream: Promise<S, E>, transform: @escaping @Sendable (S) -> T) where Upstream == _Source<S, E> {
-    self.upstream = upstream._source
-    self.transform = transform
-    super.init(
-      owner: upstream._owner,
-      fused: { stage, call, rest in
-        let this = unsafeDowncast(stage, to: _MapStage<S, T, E, Upstream>.self)
-        switch call {
-        case .start(let fused):
-          return this.upstream.startSegment(fused, rest)
-        case .apply(let input, let fused, let index):
-          switch input.assumingMemoryBound(to: Result<S, E>.self).move() {
-          case .success(let value):
-            guard !fused.handle._isCancelled else { return false }
-            return fused.forward(Result<T, E>.success(this.transform(value)), from: index, rest)
-          case .failure(let error):
-            return fused.forward(Result<T, E>.failure(error), from: index, rest)
-          }
-        }
+  @inline(__always)
+  func apply(to value: S, _ index: Int, _ fused: _Fused, _ rest: _MakeRest) -> Bool {
+    switch self {
+    case .value(let transform):
+      return fused.forward(Result<T, E>.success(transform(value)), from: index, rest)
+    case .result(let transform):
+      return fused.forward(transform(value), from: index, rest)
+    case .promise(let transform):
+      let next = transform(value)
+      if case .result(let result) = next._source {
+        return fused.forward(result, from: index, rest)
       }
-    ) { stage, handle, completion in
-      let this = unsafeDowncast(stage, to: _MapStage<S, T, E, Upstream>.self)
-      if this._fusedRun > 1, _runFused(this, handle, completion) { return }
-      let hops = this._hops
-      let transform = this.transform
-      // A stage's or a known result is always admitted; only a caller's task needs the admission check.
-      @Sendable func receive(_ result: Result<S, E>) {
-        switch result {
-        case .success(let value):
-          guard !handle._isCancelled else { return }
-          _deliver(.success(transform(value)), to: completion, hop: hops)
-        case .failure(let error):
-          _deliver(.failure(error), to: completion, hop: hops)
-        }
-      }
-      switch this.upstream {
-      case .stage(let upstream):
-        _Source<S, E>.startStage(upstream, handle, joining: false, receive)
-      case .result(let result):
-        guard !handle._isCancelled else { return }
-        receive(result)  // called, not captured: no continuation to allocate
-      case .task:
-        this.upstream.start(handle) { admission in
-          { result in
-            if admission.admit(handle) { receive(result) }
-          }
-        }
-      }
+      return fused.join(next, from: index, rest)
     }
   }
 }
 
-/// `then` with a `T -> Result<U, E>` function.
-@usableFromInline
-final class _ResultStage<S, T, E: Error, Upstream>: _Stage<T, E>, @unchecked Sendable {
-  @usableFromInline let upstream: Upstream
-  @usableFromInline let transform: @Sendable (S) -> Result<T, E>
-
-  @inlinable
-  init(upstream: Promise<S, E>, transform: @escaping @Sendable (S) -> Result<T, E>) where Upstream == _Source<S, E> {
-    self.upstream = upstream._source
-    self.transform = transform
-    super.init(
-      owner: upstream._owner,
-      fused: { stage, call, rest in
-        let this = unsafeDowncast(stage, to: _ResultStage<S, T, E, Upstream>.self)
-        switch call {
-        case .start(let fused):
-          return this.upstream.startSegment(fused, rest)
-        case .apply(let input, let fused, let index):
-          switch input.assumingMemoryBound(to: Result<S, E>.self).move() {
-          case .success(let value):
-            guard !fused.handle._isCancelled else { return false }
-            return fused.forward(this.transform(value), from: index, rest)
-          case .failure(let error):
-            return fused.forward(Result<T, E>.failure(error), from: index, rest)
-          }
-        }
-      }
-    ) { stage, handle, completion in
-      let this = unsafeDowncast(stage, to: _ResultStage<S, T, E, Upstream>.self)
-      if this._fusedRun > 1, _runFused(this, handle, completion) { return }
-      let hops = this._hops
-      let transform = this.transform
-      // A stage's or a known result is always admitted; only a caller's task needs the admission check.
-      @Sendable func receive(_ result: Result<S, E>) {
-        switch result {
-        case .success(let value):
-          guard !handle._isCancelled else { return }
-          _deliver(transform(value), to: completion, hop: hops)
-        case .failure(let error):
-          _deliver(.failure(error), to: completion, hop: hops)
-        }
-      }
-      switch this.upstream {
-      case .stage(let upstream):
-        _Source<S, E>.startStage(upstream, handle, joining: false, receive)
-      case .result(let result):
-        guard !handle._isCancelled else { return }
-        receive(result)  // called, not captured: no continuation to allocate
-      case .task:
-        this.upstream.start(handle) { admission in
-          { result in
-            if admission.admit(handle) { receive(result) }
-          }
-        }
-      }
-    }
-  }
-}
-
-/// `flatMap` and `then` with a `T -> Promise<U, E>` function.
+/// `then`, `map` and `flatMap` with a function of one of the three exact shapes (`_ValueFunction`).
 ///
-/// The same as a `_StepStage` whose step is a `Promise`, written out: as that alias, a `flatMap` returning a promise
-/// made from a task cost 2,829 instructions and 5.09 allocations a stage instead of 2,802 and 5.06, and 25,622
-/// instructions traced instead of 23,480 (`TracingCounts task` and `traced.task`, 2026-11-23).
+/// One stage class for the three shapes: a switch over the function's case costs a few instructions a stage, and
+/// a stage is 104 bytes whichever the shape. Its two entries are the two ways a run reaches a value stage: `_fused`
+/// when the stages before it are value stages too (a segment, `Fusion.swift`), `_invoke` when it is the first value
+/// stage after another kind of stage, which runs it on its own with a continuation.
 @usableFromInline
-final class _FlatMapStage<S, T, E: Error, Upstream>: _Stage<T, E>, @unchecked Sendable {
+final class _ValueStage<S, T, E: Error, Upstream>: _Stage<T, E>, @unchecked Sendable {
   @usableFromInline let upstream: Upstream
-  @usableFromInline let transform: @Sendable (S) -> Promise<T, E>
+  @usableFromInline let function: _ValueFunction<S, T, E>
 
   @inlinable
-  init(upstream: Promise<S, E>, transform: @escaping @Sendable (S) -> Promise<T, E>) where Upstream == _Source<S, E> {
+  init(upstream: Promise<S, E>, _ function: _ValueFunction<S, T, E>) where Upstream == _Source<S, E> {
     self.upstream = upstream._source
-    self.transform = transform
+    self.function = function
     super.init(
       owner: upstream._owner,
       fused: { stage, call, rest in
-        let this = unsafeDowncast(stage, to: _FlatMapStage<S, T, E, Upstream>.self)
+        let this = unsafeDowncast(stage, to: _ValueStage<S, T, E, Upstream>.self)
         switch call {
         case .start(let fused):
           return this.upstream.startSegment(fused, rest)
@@ -159,28 +77,27 @@ final class _FlatMapStage<S, T, E: Error, Upstream>: _Stage<T, E>, @unchecked Se
           switch input.assumingMemoryBound(to: Result<S, E>.self).move() {
           case .success(let value):
             guard !fused.handle._isCancelled else { return false }
-            let next = this.transform(value)
-            if case .result(let result) = next._source {
-              return fused.forward(result, from: index, rest)
-            } else {
-              return fused.join(next, from: index, rest)
-            }
+            return this.function.apply(to: value, index, fused, rest)
           case .failure(let error):
             return fused.forward(Result<T, E>.failure(error), from: index, rest)
           }
         }
       }
     ) { stage, handle, completion in
-      let this = unsafeDowncast(stage, to: _FlatMapStage<S, T, E, Upstream>.self)
+      let this = unsafeDowncast(stage, to: _ValueStage<S, T, E, Upstream>.self)
       if this._fusedRun > 1, _runFused(this, handle, completion) { return }
       let hops = this._hops
-      let transform = this.transform
+      let function = this.function
       // A stage's or a known result is always admitted; only a caller's task needs the admission check.
       @Sendable func receive(_ result: Result<S, E>) {
         switch result {
         case .success(let value):
           guard !handle._isCancelled else { return }
-          transform(value)._continue(handle, to: completion, hop: hops)
+          switch function {
+          case .value(let transform): _deliver(.success(transform(value)), to: completion, hop: hops)
+          case .result(let transform): _deliver(transform(value), to: completion, hop: hops)
+          case .promise(let transform): transform(value)._continue(handle, to: completion, hop: hops)
+          }
         case .failure(let error):
           _deliver(.failure(error), to: completion, hop: hops)
         }

@@ -158,7 +158,7 @@ extension Promise {
   ) -> Promise<U, E>? {
     guard let tracer = _currentTracer() else { return nil }
     let stage = PromiseStage(kind: kind, fileID: file, line: line)
-    return Promise<U, E>(_stage: _MapStage(upstream: self, transform: tracedValue(transform, stage, tracer)))
+    return Promise<U, E>(_stage: _ValueStage(upstream: self, .value(tracedValue(transform, stage, tracer))))
   }
 
   @usableFromInline
@@ -168,7 +168,7 @@ extension Promise {
   ) -> Promise<U, E>? {
     guard let tracer = _currentTracer() else { return nil }
     let stage = PromiseStage(kind: kind, fileID: file, line: line)
-    return Promise<U, E>(_stage: _ResultStage(upstream: self, transform: tracedResult(transform, stage, tracer)))
+    return Promise<U, E>(_stage: _ValueStage(upstream: self, .result(tracedResult(transform, stage, tracer))))
   }
 
   @usableFromInline
@@ -178,7 +178,7 @@ extension Promise {
   ) -> Promise<U, E>? {
     guard let tracer = _currentTracer() else { return nil }
     let stage = PromiseStage(kind: kind, fileID: file, line: line)
-    return Promise<U, E>(_stage: _FlatMapStage(upstream: self, transform: tracedPromise(transform, stage, tracer)))
+    return Promise<U, E>(_stage: _ValueStage(upstream: self, .promise(tracedPromise(transform, stage, tracer))))
   }
 
   @usableFromInline
@@ -188,6 +188,6 @@ extension Promise {
     guard let tracer = _currentTracer() else { return nil }
     let stage = PromiseStage(kind: kind, fileID: file, line: line)
     let traced: @Sendable (T) -> Promise<Step.Success, E> = tracedStep(transform, stage, tracer)
-    return Promise<Step.Success, E>(_stage: _FlatMapStage(upstream: self, transform: traced))
+    return Promise<Step.Success, E>(_stage: _ValueStage(upstream: self, .promise(traced)))
   }
 }
