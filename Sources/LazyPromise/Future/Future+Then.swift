@@ -63,7 +63,9 @@ extension Future {
     fatalError("unavailable")
   }
 
-  /// Transforms the value: the unambiguous spelling of `then` with a `T -> U` function.
+  /// Transforms the value: the spelling to use for a plain `T -> U` stage — an inline closure, with or without
+  /// `return`, a key path or a function. One declaration, so the type checker has nothing to weigh, in `async`
+  /// functions too; a function that throws goes through ``tryMap(_:)``.
   ///
   /// ```swift
   /// let doubled = Future<Int, Never>(value: 21).map { $0 * 2 }

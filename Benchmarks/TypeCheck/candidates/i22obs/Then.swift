@@ -1,6 +1,6 @@
 // swift-format-ignore-file
 // A declaration prototype for Benchmarks/TypeCheck/TypeCheck.sh (type-checker measurements), not library code.
-// i22base: mirror plus tryMap (issue 22 baseline).
+// i22obs: i22base (mirror plus tryMap) with the throwing then as @available(swift, obsoleted: 1) (treated as unavailable).
 // `T -> U` overload, the unavailable `T -> Result` one) over the prototype core, so that variants of them can be
 // measured without building the package.
 public protocol ThenStep<Success, Failure> {
