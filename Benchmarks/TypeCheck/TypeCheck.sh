@@ -25,7 +25,8 @@
 #                                             of whole-process times and exits 1 when a chain fails to compile or
 #                                             takes more than X times its twin (default 2, the goal; CI uses 5)
 # TARGET is "anchor", the name of a prototype under candidates/ (built from candidates/Core.swift and
-# candidates/NAME/*.swift), or "module" for an already built LazyPromise (see --module-dir).
+# candidates/NAME/*.swift, after the files of the candidate named in candidates/NAME/BASE if there is one;
+# file names must differ), or "module" for an already built LazyPromise (see --module-dir).
 # Options:
 #   --runs N            runs per point, median reported (default 3)
 #   --stages "A B"      stage counts for `table` (default "20")
@@ -277,6 +278,11 @@ include_flags() {  # TARGET -> the -I flags for swiftc
   esac
 }
 
+candidate_files() {  # NAME -> its .swift files, after those of the candidate named in its BASE file, if any
+  [[ -f candidates/$1/BASE ]] && candidate_files "$(< "candidates/$1/BASE")"
+  echo candidates/"$1"/*.swift
+}
+
 build_target() {
   local t=$1
   [[ $t == anchor ]] && return 0
@@ -287,8 +293,9 @@ build_target() {
   fi
   [[ -d candidates/$t ]] || { echo "no candidates/$t" >&2; return 1; }
   mkdir -p "$work/modules/$t"
+  # shellcheck disable=SC2046
   swiftc -parse-as-library -module-name LazyPromise -swift-version 6 -emit-module \
-    -emit-module-path "$work/modules/$t/LazyPromise.swiftmodule" candidates/Core.swift candidates/"$t"/*.swift \
+    -emit-module-path "$work/modules/$t/LazyPromise.swiftmodule" candidates/Core.swift $(candidate_files "$t") \
     > "$work/modules/$t/build.log" 2>&1 || { cat "$work/modules/$t/build.log" >&2; return 1; }
 }
 
