@@ -543,5 +543,5 @@ case $mode in
         if [[ $mode == ladder && -n $last ]]; then read -r n st body wall <<< "$last"; row "$t" "$s" "$n" "$st" "$body" "$wall"; fi
       done
     done ;;
-  *) sed -n '2,/^# Options:/p' "$0"; exit 2 ;;
+  *) sed -n '2,/^# Options:/p' "$(basename "$0")"; exit 2 ;;
 esac
