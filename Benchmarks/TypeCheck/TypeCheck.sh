@@ -20,7 +20,7 @@
 #   TypeCheck.sh diagnostics --module-dir DIR  the spellings rejected on purpose (a throwing function in then/map, ...):
 #                                             each must fail within its limit with a message naming the fix
 #   TypeCheck.sh goals [--set ci|all] [--gate X] --module-dir DIR
-#                                             issue 9's goals: each chain of the set against its Swift.Result twin,
+#                                             issues 9 and 22: each chain of the set against its Swift.Result twin,
 #                                             in sync and async functions, Swift 6 and 5 modes; prints the ratio
 #                                             of whole-process times and exits 1 when a chain fails to compile or
 #                                             takes more than X times its twin (default 2, the goal; CI uses 5)
