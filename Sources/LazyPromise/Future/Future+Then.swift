@@ -9,9 +9,12 @@ extension Future {
   /// function runs now, on the calling thread; otherwise it runs once, on the thread that completes this future —
   /// whether or not anyone observes the returned future.
   ///
+  /// As on `Promise`, write a plain transform with `map` and keep `then` for `Result`/`Future` stages and
+  /// named functions: the type checker then has nothing to weigh (`Docs/Troubleshooting.md`, "The first chain").
+  ///
   /// ```swift
   /// let albums = user
-  ///   .then { $0.id }                                     // a value
+  ///   .map(\.id)                                          // a plain value: map
   ///   .then { $0 > 0 ? .success($0) : .failure(.badID) }  // a Result
   ///   .then { id in albums(ofUser: id) }                  // a Future
   /// ```
@@ -29,11 +32,13 @@ extension Future {
   ///
   /// It serves function references and key paths (`then(toModel)`, `then(\.count)`) and closures with `return`
   /// and an explicit result type; an inline closure without `return` goes to the ``FutureThenBuilder`` overload.
+  /// For a key path or a closure with `return`, prefer `map`, which leaves the type checker one declaration.
   /// Eager: if this future is completed the function runs now, on the calling thread; otherwise it runs once, on
   /// the thread that completes this future.
   ///
   /// ```swift
-  /// let count = Future<[Int], Never>(value: [1, 2, 3]).then(\.count)
+  /// func describe(_ count: Int) -> String { "\(count) items" }
+  /// let text = Future<Int, Never>(value: 3).then(describe)
   /// ```
   ///
   /// - Parameter transform: Turns the value into the next one.
@@ -63,7 +68,9 @@ extension Future {
     fatalError("unavailable")
   }
 
-  /// Transforms the value: the unambiguous spelling of `then` with a `T -> U` function.
+  /// Transforms the value: the spelling to use for a plain `T -> U` stage — an inline closure, with or without
+  /// `return`, a key path or a function. One declaration, so the type checker has nothing to weigh, in `async`
+  /// functions too; a function that throws goes through ``tryMap(_:)``.
   ///
   /// ```swift
   /// let doubled = Future<Int, Never>(value: 21).map { $0 * 2 }

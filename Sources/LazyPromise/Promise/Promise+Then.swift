@@ -4,6 +4,10 @@ extension Promise {
   /// Chains the next step: an inline closure producing a value, a `Result<U, E>` or a `Promise<U, E>`, or a
   /// function returning a `Result<U, E>` or a `Promise<U, E>`. A failure skips the rest of the chain.
   ///
+  /// Use it for the stages that can fail or go on asynchronously, and for named functions; write a plain
+  /// transform with ``map(_:file:line:)`` (`.map { $0 * 2 }`, `.map(\.count)`), which leaves the type checker
+  /// nothing to weigh, in `async` functions too. A function that throws goes through ``tryMap(_:file:line:)``.
+  ///
   /// A closure written without `return` is built by ``ThenBuilder``: a plain value continues the chain, a
   /// `Result` continues or fails, a `Promise` runs and its result continues. Its body is type-checked on its own,
   /// so chains of inline closures stay fast to compile (the limits, such as `async` functions, are in
@@ -12,7 +16,7 @@ extension Promise {
   ///
   /// ```swift
   /// let albums = user(id: 1)
-  ///   .then { $0.id }                                    // a value
+  ///   .map(\.id)                                          // a plain value: map
   ///   .then { $0 > 0 ? .success($0) : .failure(.badID) }  // a Result
   ///   .then { id in albums(ofUser: id) }                  // a Promise
   /// ```
@@ -37,6 +41,11 @@ extension Promise {
   /// It serves function references and key paths (`then(toModel)`, `then(\.count)`) and closures with `return`
   /// and an explicit result type; an inline closure without `return` goes to the ``ThenBuilder`` overload, which
   /// produces the same stage. The function runs on the thread that delivered the value, when the promise runs.
+  ///
+  /// A named function reads well here (`.then(decode).then(toModel).then(pickRock)`). For a key path or an
+  /// inline closure with `return`, prefer ``map(_:file:line:)``: the type checker weighs both `then` overloads at
+  /// such a stage, and a chain with several of them can take seconds to type-check (`Docs/Troubleshooting.md`,
+  /// "The first chain").
   ///
   /// ```swift
   /// func describe(_ count: Int) -> String { "\(count) items" }
@@ -80,10 +89,17 @@ extension Promise {
     fatalError("unavailable")
   }
 
-  /// Transforms the value: the unambiguous spelling of `then` with a `T -> U` function.
+  /// Transforms the value: the spelling to use for a plain `T -> U` stage — an inline closure, with or without
+  /// `return`, a key path or a function.
+  ///
+  /// It is one declaration, so the type checker has nothing to weigh: chains of `map` stages type-check as fast
+  /// as the same chain on `Swift.Result`, in synchronous and `async` functions alike. The function runs on the
+  /// thread that delivered the value, when the promise runs. A function that throws goes through
+  /// ``tryMap(_:file:line:)``.
   ///
   /// ```swift
   /// let doubled = Promise<Int, Never>(value: 21).map { $0 * 2 }
+  /// let count = Promise<[Int], Never>(value: [1, 2]).map(\.count)
   /// ```
   ///
   /// - Parameters:
