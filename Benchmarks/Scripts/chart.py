@@ -312,8 +312,10 @@ def goal_table(rows):
     add_ratio("`Future` map, N = 1000: thread CPU time ≤ swift-nio",
               time_ratio("Future", "map", "NIO", "cpu_ns"), 1.0)
     add_allocs("`Future` map: allocations per stage ≤ 2", "Future", "map", 100, 1000, "stage", 2)
-    add_allocs("`Promise` T -> Promise: allocations per stage ≤ 3", "Promise", "flatMap", 100, 1000, "stage", 3)
-    add_allocs("`Future` T -> Future: allocations per stage ≤ 3", "Future", "flatMap", 100, 1000, "stage", 3)
+    add_allocs("`Promise` T -> Promise(value:), no join: allocations per stage ≤ 3", "Promise", "flatMap", 100, 1000,
+               "stage", 3)
+    add_allocs("`Future` T -> Future(value:), no join: allocations per stage ≤ 3", "Future", "flatMap", 100, 1000,
+               "stage", 3)
     add_allocs("`Promise` recursive loop: allocations per iteration ≤ 3", "Promise", "loop", 1000, 10000,
                "iteration", 3)
     add_allocs("`Future` recursive loop: allocations per iteration ≤ 3", "Future", "loop", 1000, 10000,
