@@ -30,7 +30,8 @@ enum FutureChains {
     let (source, resolver) = Future<Int, BenchError>.makePending()
     var future = source
     for _ in 0..<n {
-      future = future.then { value in Future<Int, BenchError> { completion in OpaqueStep.increment(value, completion) }
+      future = future.then { value in
+        Future<Int, BenchError> { completion in OpaqueStep.increment(value, completion) }
       }
     }
     resolver.resolve(0)

@@ -23,7 +23,9 @@ enum PromiseChains {
   static func taskChain(_ n: Int) -> Promise<Int, BenchError> {
     var chain = Promise<Int, BenchError>(value: 0)
     for _ in 0..<n {
-      chain = chain.then { value in Promise<Int, BenchError> { completion in OpaqueStep.increment(value, completion) } }
+      chain = chain.then { value in
+        Promise<Int, BenchError> { completion in OpaqueStep.increment(value, completion) }
+      }
     }
     return chain
   }
