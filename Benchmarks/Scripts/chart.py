@@ -34,11 +34,14 @@ UNITS = {
     "map": 1000,
     "mapResult": 1000,
     "flatMap": 1000,
+    "task": 1000,
+    "pendingPromise": 1000,
     "prebuilt": 1000,
     "error": 1000,
     "all": 1000,
     "zip": 1000,
     "loop": 10000,
+    "taskLoop": 10000,
     "itunes": 10,
     "taskEntry": 10,
 }
@@ -46,11 +49,14 @@ UNIT_NAMES = {
     "map": "stage",
     "mapResult": "stage",
     "flatMap": "stage",
+    "task": "stage",
+    "pendingPromise": "stage",
     "prebuilt": "stage",
     "error": "stage",
     "all": "child",
     "zip": "child",
     "loop": "iteration",
+    "taskLoop": "iteration",
     "itunes": "pipeline",
     "taskEntry": "entry",
 }
@@ -66,7 +72,14 @@ CONTENDERS = [
     ("Async", "async/await (one Task)", "#6a1b9a", ""),
 ]
 CONTENDER_ORDER = [c[0] for c in CONTENDERS]
-SHAPES = [("map", "T -> U"), ("mapResult", "T -> Result"), ("flatMap", "T -> Promise")]
+SHAPES = [("map", "T -> U"), ("mapResult", "T -> Result"), ("flatMap", "T -> Promise(value:), no join")]
+# The joins (issue 21): a stage waits for a promise made from a task, or for a pending future's promise.
+JOINS = [
+    ("task", "T -> Promise made from a task: a join"),
+    ("pendingPromise", "T -> a pending Future's promise, resolved after the stage returns: a join"),
+]
+# The callbacks scenario a scenario is compared with, where it is not the one of the same name.
+FLOOR_SCENARIO = {"pendingPromise": "task", "taskLoop": "loop"}
 LENGTHS = [1, 10, 100, 1000]
 
 NAME = re.compile(r"^(?P<contender>[A-Za-z]+)\.(?P<scenario>[A-Za-z]+)\.(?P<size>[0-9]+)$")
@@ -185,7 +198,7 @@ def label(contender):
 
 def chain_tables(rows):
     out = []
-    for shape, title in SHAPES + [("prebuilt", "prebuilt `T -> U` chain, run only"), ("error", "failure at the first stage")]:
+    for shape, title in SHAPES + JOINS + [("prebuilt", "prebuilt `T -> U` chain, run only"), ("error", "failure at the first stage")]:
         present = contenders_in(rows, shape)
         if not present:
             continue
@@ -197,7 +210,8 @@ def chain_tables(rows):
             cells = []
             for n in LENGTHS:
                 row = rows.get((contender, shape, n))
-                floor_row = rows.get(("Callbacks", shape, n)) or rows.get(("Callbacks", "map", n))
+                floor_shape = FLOOR_SCENARIO.get(shape, shape)
+                floor_row = rows.get(("Callbacks", floor_shape, n)) or rows.get(("Callbacks", "map", n))
                 if row is None:
                     cells.append("–")
                     continue
@@ -212,12 +226,12 @@ def other_tables(rows):
     out = ["### Other scenarios\n"]
     out.append("| contender | scenario | ns per unit | allocations per unit | bytes per unit | ratio to callbacks |")
     out.append("|---|---|---:|---:|---:|---:|")
-    for scenario in ["all", "zip", "loop", "itunes", "taskEntry"]:
+    for scenario in ["all", "zip", "loop", "taskLoop", "itunes", "taskEntry"]:
         for contender in contenders_in(rows, scenario):
             for (c, s, size), row in sorted(rows.items()):
                 if c != contender or s != scenario:
                     continue
-                floor_row = rows.get(("Callbacks", scenario, size))
+                floor_row = rows.get(("Callbacks", FLOOR_SCENARIO.get(scenario, scenario), size))
                 floor = floor_row["ns"] if floor_row else None
                 out.append(
                     f"| {label(contender)} | `{scenario}` {size} (per {row['unit']}) | {fmt(row['ns'], 1)} | "
@@ -250,8 +264,8 @@ def goal_table(rows):
         row = rows.get((contender, scenario, size))
         return None if row is None else row[field]
 
-    def time_ratio(contender, scenario, other, field):
-        a, b = get(contender, scenario, 1000, field), get(other, scenario, 1000, field)
+    def time_ratio(contender, scenario, other, field, other_scenario=None):
+        a, b = get(contender, scenario, 1000, field), get(other, other_scenario or scenario, 1000, field)
         return None if a is None or not b else a / b
 
     def marginal(contender, scenario, small, large):
@@ -298,12 +312,23 @@ def goal_table(rows):
     add_ratio("`Future` map, N = 1000: thread CPU time ≤ swift-nio",
               time_ratio("Future", "map", "NIO", "cpu_ns"), 1.0)
     add_allocs("`Future` map: allocations per stage ≤ 2", "Future", "map", 100, 1000, "stage", 2)
-    add_allocs("`Promise` T -> Promise: allocations per stage ≤ 3", "Promise", "flatMap", 100, 1000, "stage", 3)
-    add_allocs("`Future` T -> Future: allocations per stage ≤ 3", "Future", "flatMap", 100, 1000, "stage", 3)
+    add_allocs("`Promise` T -> Promise(value:), no join: allocations per stage ≤ 3", "Promise", "flatMap", 100, 1000,
+               "stage", 3)
+    add_allocs("`Future` T -> Future(value:), no join: allocations per stage ≤ 3", "Future", "flatMap", 100, 1000,
+               "stage", 3)
     add_allocs("`Promise` recursive loop: allocations per iteration ≤ 3", "Promise", "loop", 1000, 10000,
                "iteration", 3)
     add_allocs("`Future` recursive loop: allocations per iteration ≤ 3", "Future", "loop", 1000, 10000,
                "iteration", 3)
+    # Issue 21: the join users write, a stage returning a promise made from a task.
+    add_ratio("`Promise` join on a task, N = 1000: thread CPU time ≤ 1.5× callbacks (issue 21)",
+              time_ratio("Promise", "task", "Callbacks", "cpu_ns"), 1.5)
+    add_allocs("`Promise` join on a task: allocations per stage ≤ 3 (issue 21)", "Promise", "task", 100, 1000,
+               "stage", 3)
+    add_ratio("`Promise` loop through a task, 1000 iterations: thread CPU time ≤ 1.5× callbacks (issue 21)",
+              time_ratio("Promise", "taskLoop", "Callbacks", "cpu_ns", "loop"), 1.5)
+    add_allocs("`Promise` loop through a task: allocations per iteration ≤ 3 (issue 21)", "Promise", "taskLoop",
+               1000, 10000, "iteration", 3)
     out.append("")
     return out
 
@@ -466,7 +491,7 @@ def main():
         f"{int(host.get('memory', 0) or 0)} GB (details under [Machine and toolchain](#machine-and-toolchain)).\n"
     )
     tables = "\n".join(
-        [machine, "### Goals (issue 6), checked against this run\n"] + goal_table(rows) + chain_tables(rows) + other_tables(rows)
+        [machine, "### Goals (issues 6 and 21), checked against this run\n"] + goal_table(rows) + chain_tables(rows) + other_tables(rows)
     )
     if args.doc:
         with open(args.doc) as f:

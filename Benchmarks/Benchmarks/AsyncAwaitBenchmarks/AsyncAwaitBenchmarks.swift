@@ -19,6 +19,11 @@ let benchmarks: @Sendable () -> Void = {
       blackHole(await AsyncChains.failingChain(n))
     }
   }
+  for n in Scenario.chainLengths {
+    registerAsync(benchmarkName("Async", "task", n), repetitions: Scenario.runs(forChainLength: n)) {
+      blackHole(await AsyncChains.taskChain(n))
+    }
+  }
   registerAsync(benchmarkName("Async", "all", Scenario.fanOut), repetitions: Scenario.fanOutRunsPerIteration) {
     blackHole(await AsyncChains.all(Scenario.fanOut))
   }

@@ -41,6 +41,19 @@ enum AsyncChains {
   @inline(never)
   static func incrementNested(_ value: Int) async -> Int { await increment(value) }
 
+  /// `n` stages that each await a task: the opaque step `Callbacks.task` calls, bridged with a continuation.
+  static func taskChain(_ n: Int) async -> Result<Int, BenchError> {
+    var result = Result<Int, BenchError>.success(0)
+    for _ in 0..<n {
+      guard case .success(let value) = result else { break }
+      result = await withCheckedContinuation {
+        (continuation: CheckedContinuation<Result<Int, BenchError>, Never>) in
+        OpaqueStep.increment(value) { continuation.resume(returning: $0) }
+      }
+    }
+    return result
+  }
+
   @inline(never)
   static func failingSource() async throws(BenchError) -> Int { throw .failed }
 

@@ -18,6 +18,11 @@ let benchmarks: @Sendable () -> Void = {
   register(benchmarkName("Callbacks", "all", Scenario.fanOut), repetitions: Scenario.fanOutRunsPerIteration) {
     Callbacks.all(Scenario.fanOut) { blackHole($0) }
   }
+  // The floor of the join scenarios (`Promise.task`, `Future.pendingPromise`, `NIO.task`): a chain calling the
+  // same opaque step at every stage. It is the `flatMap` shape above under the name those scenarios compare with.
+  registerLengthSweep("Callbacks", "task") { n in
+    { Callbacks.chain(.flatMap, n)({ blackHole($0) }) }
+  }
   registerLoop("Callbacks") { length in
     { Callbacks.loop(length) { blackHole($0) } }
   }

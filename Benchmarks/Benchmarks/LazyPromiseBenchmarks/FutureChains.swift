@@ -25,6 +25,19 @@ enum FutureChains {
     future.observe { blackHole($0) }
   }
 
+  /// One run of `n` stages that each return a future made from a task (the opaque step `Callbacks.task` calls).
+  static func taskChain(_ n: Int) {
+    let (source, resolver) = Future<Int, BenchError>.makePending()
+    var future = source
+    for _ in 0..<n {
+      future = future.then { value in
+        Future<Int, BenchError> { completion in OpaqueStep.increment(value, completion) }
+      }
+    }
+    resolver.resolve(0)
+    future.observe { blackHole($0) }
+  }
+
   @inline(never)
   static func incrementResult(_ value: Int) -> Result<Int, BenchError> {
     .success(value &+ 1)

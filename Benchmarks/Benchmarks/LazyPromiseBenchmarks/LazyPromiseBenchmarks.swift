@@ -20,6 +20,22 @@ let benchmarks: @Sendable () -> Void = {
   registerLoop("Promise") { length in
     { PromiseChains.loop(length).run { blackHole($0) } }
   }
+  // The joins: `flatMap` above returns `Promise(value:)`, which the engine delivers with no join at all. Here each
+  // stage waits for a promise made from a task, or for a pending future resolved after the stage returns.
+  registerLengthSweep("Promise", "task") { n in
+    { PromiseChains.taskChain(n).run { blackHole($0) } }
+  }
+  registerLengthSweep("Future", "pendingPromise") { n in
+    {
+      PromiseChains.pendingFutureChain(n).run { blackHole($0) }
+      Later.drain()
+    }
+  }
+  for length in Scenario.loopLengths {
+    register(benchmarkName("Promise", "taskLoop", length), repetitions: Scenario.loopIterations / length) {
+      PromiseChains.taskLoop(length).run { blackHole($0) }
+    }
+  }
   register(benchmarkName("Promise", "all", Scenario.fanOut), repetitions: Scenario.fanOutRunsPerIteration) {
     Promise.all((0..<Scenario.fanOut).map { Promise<Int, BenchError>(value: $0) }).run { blackHole($0) }
   }
@@ -42,6 +58,9 @@ let benchmarks: @Sendable () -> Void = {
   }
   registerLengthSweep("Future", "error") { n in
     { FutureChains.chain(.map, n, failing: true) }
+  }
+  registerLengthSweep("Future", "task") { n in
+    { FutureChains.taskChain(n) }
   }
   registerLoop("Future") { length in
     { FutureChains.loop(length).observe { blackHole($0) } }

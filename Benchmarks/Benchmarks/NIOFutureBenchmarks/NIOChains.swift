@@ -25,6 +25,22 @@ enum NIOChains {
     future.whenComplete { blackHole($0) }
   }
 
+  /// One run of `n` stages whose `flatMap` each returns the future of a new promise that a task completes: the
+  /// opaque step `Callbacks.task` calls at every stage.
+  static func taskChain(_ n: Int, on loop: EmbeddedEventLoop) {
+    let promise = loop.makePromise(of: Int.self)
+    var future = promise.futureResult
+    for _ in 0..<n {
+      future = future.flatMap { value in
+        let step = loop.makePromise(of: Int.self)
+        OpaqueStep.increment(value) { result in step.completeWith(result.mapError { $0 as any Error }) }
+        return step.futureResult
+      }
+    }
+    promise.succeed(0)
+    future.whenComplete { blackHole($0) }
+  }
+
   @inline(never)
   static func incrementResult(_ value: Int) -> Result<Int, BenchError> {
     .success(value &+ 1)

@@ -19,6 +19,10 @@ let benchmarks: @Sendable () -> Void = {
     let futures = (0..<Scenario.fanOut).map { loop.makeSucceededFuture($0) }
     EventLoopFuture.whenAllSucceed(futures, on: loop).whenComplete { blackHole($0) }
   }
+  // The join: each stage's `flatMap` returns the future of a promise that the opaque step completes.
+  registerLengthSweep("NIO", "task") { n in
+    { NIOChains.taskChain(n, on: loop) }
+  }
   registerLoop("NIO") { length in
     { NIOChains.loop(length, on: loop).whenComplete { blackHole($0) } }
   }

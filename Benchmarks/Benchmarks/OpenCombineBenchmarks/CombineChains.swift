@@ -30,6 +30,19 @@ enum CombineChains {
     return chain
   }
 
+  /// An `n`-stage chain whose every `flatMap` returns a deferred future made from a task: the opaque step
+  /// `Callbacks.task` calls at every stage.
+  static func taskChain(_ n: Int) -> Chain<Int> {
+    var chain = deferredValue(0)
+    for _ in 0..<n {
+      chain = chain.flatMap { value in
+        Deferred { Future<Int, BenchError> { promise in OpaqueStep.increment(value, promise) } }
+      }
+      .eraseToAnyPublisher()
+    }
+    return chain
+  }
+
   @inline(never)
   static func incrementResult(_ value: Int) -> Result<Int, BenchError> {
     .success(value &+ 1)

@@ -27,6 +27,9 @@ let benchmarks: @Sendable () -> Void = {
   registerLengthSweep("OpenCombine", "error", skip: { n in !deep && n == 1000 }) { n in
     { CombineChains.run(CombineChains.chain(.map, n, failing: true)) }
   }
+  registerLengthSweep("OpenCombine", "task") { n in
+    { CombineChains.run(CombineChains.taskChain(n)) }
+  }
   register(benchmarkName("OpenCombine", "all", Scenario.fanOut), repetitions: Scenario.fanOutRunsPerIteration) {
     CombineChains.run(CombineChains.all(Scenario.fanOut))
   }
