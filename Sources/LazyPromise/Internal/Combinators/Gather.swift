@@ -13,6 +13,11 @@
 /// - `.finished`: `begin` with no inputs, a decisive result, the last result and `cancel` end the run; every later
 ///   event is ignored, except that an input whose `run` returns only now is cancelled.
 ///
+/// Everything the run holds — the inputs, the function that delivers, the results, the handles — is in `running`,
+/// and ending the run hands all of it to the engine (`Action.finish`, `cancel`), which lets go of it with the lock
+/// released. So once a run has ended, an input's completion handler that its task keeps reaches the engine alone,
+/// which ignores a late call and holds nothing of the run (contract 6.6); no input is freed under the lock.
+///
 /// `all`, `allSettled`, `race`, `any` and `first(of:where:)` are `@inlinable` down to this engine, so the caller's
 /// module specializes it for its `T` and `E` and no type is looked up in the runtime's metadata cache per input:
 /// `Promise.all` takes 2,769 instructions per input, against 8,917 when it ran unspecialized
@@ -48,20 +53,29 @@ struct _GatherStateMachine<T, E: Error> {
     case firstWhere(_ decides: @Sendable (Result<T, E>) -> Bool)
   }
 
+  /// Delivers the combined result: `decisive` if one input decided it, otherwise every input's result.
+  @usableFromInline
+  typealias Deliver = @Sendable (_ decisive: Result<T, E>?, _ results: [Result<T, E>?]) -> Void
+
   /// What the engine does after `begin` or `received`.
   @usableFromInline
   enum Action {
     case none
     /// Start inputs while `nextToStart()` gives one: the caller has become the driver.
     case drive
-    /// The run is decided by `decisive` (or, when `nil`, by `results`, which then holds every input's result):
-    /// cancel the inputs still running, then deliver.
-    case finish(decisive: Result<T, E>?, results: [Result<T, E>?], cancel: [RunHandle])
+    /// The run is decided by `decisive` (or, when `nil`, by `ended.results`, which then holds every input's
+    /// result): cancel the inputs still running (`ended.handles()`), deliver with `ended.deliver`, and let go of
+    /// `ended`.
+    case finish(decisive: Result<T, E>?, ended: Running)
   }
 
-  /// A run that is not decided yet.
+  /// A run that is not decided yet: all it holds.
   @usableFromInline
   struct Running {
+    /// The inputs, in input order.
+    @usableFromInline var inputs: [Promise<T, E>]
+    /// Delivers the combined result; `nil` once the run has ended.
+    @usableFromInline var deliver: Deliver?
     /// One slot per input, in input order.
     @usableFromInline var slots: [_GatherSlot]
     /// The result each input delivered, in input order, once it is `.delivered`.
@@ -75,12 +89,13 @@ struct _GatherStateMachine<T, E: Error> {
     /// The combined run was interrupted (cooperative cancellation): every input, running or started later, is too.
     @usableFromInline var interrupted = false
 
-    /// A run with these slots and results, no input started yet (the memberwise initializer, which inlinable code
-    /// cannot call).
+    /// A run over `inputs`, none started yet (the memberwise initializer, which inlinable code cannot call).
     @inlinable
-    init(slots: [_GatherSlot], results: [Result<T, E>?]) {
-      self.slots = slots
-      self.results = results
+    init(_ inputs: [Promise<T, E>], deliver: Deliver?) {
+      self.inputs = inputs
+      self.deliver = deliver
+      slots = Array(repeating: .waiting, count: inputs.count)
+      results = Array(repeating: nil, count: inputs.count)
     }
   }
 
@@ -93,11 +108,10 @@ struct _GatherStateMachine<T, E: Error> {
   @usableFromInline var running: Running
 
   @inlinable
-  init(count: Int, rule: Rule, limit: Int?) {
+  init(_ inputs: [Promise<T, E>], rule: Rule, limit: Int?, deliver: Deliver?) {
     self.rule = rule
-    self.limit = max(1, limit ?? count)
-    running = Running(
-      slots: Array(repeating: .waiting, count: count), results: Array(repeating: nil, count: count))
+    self.limit = max(1, limit ?? inputs.count)
+    running = Running(inputs, deliver: deliver)
   }
 
   /// The combined run begins: with no inputs it is decided at once; otherwise the caller drives.
@@ -106,8 +120,7 @@ struct _GatherStateMachine<T, E: Error> {
     guard phase == .running else { return .none }  // cancelled before it began
     precondition(!running.driving && running.nextIndex == 0, "gather: begin in state .running (already begun)")
     guard !running.slots.isEmpty else {
-      finish()
-      return .finish(decisive: nil, results: [], cancel: [])
+      return .finish(decisive: nil, ended: finish())
     }
     running.driving = true
     return .drive
@@ -167,16 +180,12 @@ struct _GatherStateMachine<T, E: Error> {
     case .firstWhere(let decides): decisive = decides(result)
     }
     if decisive {
-      let handles = running.handles()
-      finish()
-      return .finish(decisive: result, results: [], cancel: handles)
+      return .finish(decisive: result, ended: finish())
     }
     running.results[index] = result
     running.delivered += 1
     if running.delivered == running.slots.count {
-      let results = running.results
-      finish()
-      return .finish(decisive: nil, results: results, cancel: [])
+      return .finish(decisive: nil, ended: finish())
     }
     guard !running.driving, running.nextIndex < running.slots.count else {
       return .none
@@ -185,13 +194,12 @@ struct _GatherStateMachine<T, E: Error> {
     return .drive
   }
 
-  /// The combined run was cancelled: nothing more starts or is delivered; cancel the inputs still running.
+  /// The combined run was cancelled: nothing more starts or is delivered. Returns what the run held, for the engine
+  /// to cancel the inputs still running (`handles()`) and let go of the rest; `nil` if it had already ended.
   @inlinable
-  mutating func cancel() -> [RunHandle] {
-    guard phase == .running else { return [] }
-    let handles = running.handles()
-    finish()
-    return handles
+  mutating func cancel() -> Running? {
+    guard phase == .running else { return nil }
+    return finish()
   }
 
   /// The combined run was interrupted: interrupt the inputs still running, and every input started from now on;
@@ -204,16 +212,21 @@ struct _GatherStateMachine<T, E: Error> {
     return handles
   }
 
-  /// Ends the run: nothing more is started or delivered, and the slots (results, handles) are let go.
+  /// Ends the run: nothing more is started or delivered. Returns all the run held (inputs, results, handles, the
+  /// function that delivers), for the engine to let go of with the lock released.
   @inlinable
-  mutating func finish() {
+  mutating func finish() -> Running {
     phase = .finished
-    running = Running(slots: [], results: [])
+    var ended = Running([], deliver: nil)
+    swap(&ended, &running)
+    return ended
   }
 }
 
 extension _GatherStateMachine.Rule: Sendable {}
 extension _GatherStateMachine.Action: Sendable where T: Sendable {}
+extension _GatherStateMachine.Running: Sendable where T: Sendable {}
+extension _GatherSlot: Sendable {}
 
 extension _GatherStateMachine.Running {
   // The loop reads the slots by index, as the engine's generic code did when a slot's size was only known at run
@@ -235,41 +248,34 @@ extension _GatherStateMachine.Running {
 ///
 /// Starting is a loop run by one "driver" at a time, never a recursion: an input that completes synchronously
 /// returns to the loop, which starts the next, so any number of synchronous inputs runs in constant stack.
+///
+/// The inputs' completion handlers hold this engine; all the run holds is in its state machine, which gives it up
+/// when the run ends, so a handler that a task keeps after that holds this small object alone.
 @usableFromInline
 final class _Gather<T: Sendable, E: Error>: @unchecked Sendable {  // its mutable state is behind `lock`
-  /// Delivers the combined result: `decisive` if one input decided it, otherwise every input's result.
-  @usableFromInline
-  typealias Finish = @Sendable (_ decisive: Result<T, E>?, _ results: [Result<T, E>?]) -> Void
+  @usableFromInline typealias Finish = _GatherStateMachine<T, E>.Deliver
 
-  @usableFromInline let inputs: [Promise<T, E>]
   /// Guards `machine`. A `_Lock<Void>` beside the state rather than a `_Lock` holding it: where this engine runs
   /// unspecialized (`zip`, ...), a lock whose layout depends on `T` and `E` would look its type up in the runtime's
   /// metadata cache at each transition (7 look-ups per input, about 2,300 instructions).
   @usableFromInline let lock = _Lock(())
   /// Only read or written inside `lock.withLock`.
   @usableFromInline @exclusivity(unchecked) var machine: _GatherStateMachine<T, E>
-  /// Set until `deinit`, which releases it in bounded stack: it holds the run of the enclosing combinator, so
-  /// nested combinators' runs are a chain that would otherwise be freed recursively.
-  @usableFromInline var finish: Finish?
 
   @inlinable
   init(
     _ inputs: [Promise<T, E>], rule: _GatherStateMachine<T, E>.Rule, limit: Int? = nil,
     finish: @escaping Finish
   ) {
-    self.inputs = inputs
-    self.machine = _GatherStateMachine(count: inputs.count, rule: rule, limit: limit)
-    self.finish = finish
+    self.machine = _GatherStateMachine(inputs, rule: rule, limit: limit, deliver: finish)
   }
 
   deinit {
-    // `releaseInBoundedStack`, written out for a function-typed property (see there).
-    _hop(
-      { finish = nil },
-      {
-        let deferred = finish
-        return { withExtendedLifetime(deferred) {} }
-      })
+    // A run that never ended (nobody cancelled it, and an input's task let go of its handler): what it held holds
+    // the run of the enclosing combinator, so nested combinators' runs are a chain that would otherwise be freed
+    // recursively.
+    var ended: _GatherStateMachine<T, E>.Running? = machine.finish()
+    releaseInBoundedStack(&ended)
   }
 
   /// Starts the run.
@@ -281,7 +287,9 @@ final class _Gather<T: Sendable, E: Error>: @unchecked Sendable {  // its mutabl
   /// Cancels the run: no more inputs start, the running ones are cancelled, nothing is delivered.
   @inlinable
   func cancel() {
-    for handle in lock.withLock({ _ in self.machine.cancel() }) { handle.cancel() }
+    guard let ended = lock.withLock({ _ in self.machine.cancel() }) else { return }
+    for handle in ended.handles() { handle.cancel() }
+    Self.release(ended)
   }
 
   /// Interrupts the run (cooperative cancellation): the inputs' cancel handlers run, now and as each starts, and
@@ -307,20 +315,35 @@ final class _Gather<T: Sendable, E: Error>: @unchecked Sendable {  // its mutabl
       return
     case .drive:
       drive()
-    case .finish(let decisive, let results, let cancel):
-      for handle in cancel { handle.cancel() }
-      finish?(decisive, results)
+    case .finish(let decisive, let ended):
+      for handle in ended.handles() { handle.cancel() }
+      ended.deliver?(decisive, decisive == nil ? ended.results : [])
+      Self.release(ended)
     }
+  }
+
+  /// Lets go of what an ended run held, in bounded stack: its function that delivers holds the run of the enclosing
+  /// combinator, and its inputs hold nested combinators.
+  @usableFromInline
+  static func release(_ ended: consuming _GatherStateMachine<T, E>.Running) {
+    var ended: _GatherStateMachine<T, E>.Running? = ended
+    releaseInBoundedStack(&ended)
   }
 
   @inlinable
   func drive() {
-    while let index = lock.withLock({ _ in self.machine.nextToStart() }) {
+    var input: Promise<T, E>?
+    while let index = lock.withLock({ _ -> Int? in
+      let index = self.machine.nextToStart()
+      if let index { input = self.machine.running.inputs[index] }
+      return index
+    }) {
       // Started through the trampoline (`run` joins), so combinators nested to any depth start in bounded stack.
       let handle = RunHandle()
-      inputs[index]._run(under: handle) { result in
+      input.unsafelyUnwrapped._run(under: handle) { result in
         self.perform(self.lock.withLock { _ in self.machine.received(result, from: index) })
       }
+      input = nil
       switch lock.withLock({ _ in self.machine.started(index, handle: handle) }) {
       case .keep: break
       case .interrupt: handle._interrupt()
