@@ -152,7 +152,8 @@ struct ContractKeptHandlerTests {
     Self.expectMailboxFreed(ending, clock: clock) { $0.delay(.seconds(1), on: clock) }
   }
 
-  @Test("6.6 receive(on:) and subscribe(on:) let go of their upstream once their run has ended", arguments: Ending.allCases)
+  @Test(
+    "6.6 receive(on:) and subscribe(on:) let go of their upstream once their run has ended", arguments: Ending.allCases)
   func threads(_ ending: Ending) {
     let clock = VirtualScheduler()
     Self.expectMailboxFreed(ending, clock: clock) { $0.receive(on: clock) }
@@ -166,7 +167,8 @@ struct ContractKeptHandlerTests {
     Self.expectMailboxFreed(ending) { $0.shared() }
   }
 
-  @Test("6.6 a shared promise cancelled by one of two runs lets go once the other has ended", arguments: Ending.allCases)
+  @Test(
+    "6.6 a shared promise cancelled by one of two runs lets go once the other has ended", arguments: Ending.allCases)
   func sharedByTwoRuns(_ ending: Ending) {
     weak var weakMailbox: Mailbox?
     let delivered = Counter()
@@ -190,14 +192,17 @@ struct ContractKeptHandlerTests {
 
   // MARK: - Tracing
 
-  @Test("6.6 a traced stage returning the mailbox's promise lets go of it once its run has ended", arguments: Ending.allCases)
+  @Test(
+    "6.6 a traced stage returning the mailbox's promise lets go of it once its run has ended",
+    arguments: Ending.allCases)
   func tracedJoin(_ ending: Ending) {
     Self.expectMailboxFreed(ending) { promise in
       PromiseTracing.withTracer(SilentTracer()) { Promise<Int, TestError>(value: 0).then { _ in promise } }
     }
   }
 
-  @Test("6.6 a traced stage after the mailbox's promise lets go of it once its run has ended", arguments: Ending.allCases)
+  @Test(
+    "6.6 a traced stage after the mailbox's promise lets go of it once its run has ended", arguments: Ending.allCases)
   func tracedStage(_ ending: Ending) {
     Self.expectMailboxFreed(ending) { promise in
       PromiseTracing.withTracer(SilentTracer()) { promise.then { $0 + 1 } }

@@ -90,7 +90,9 @@ struct GatherStateTests {
     #expect(machine.nextToStart() == 1)
     let second = RunHandle()
     #expect(machine.started(1, handle: second) == .keep)
-    #expect(machine.cancel()?.handles().map(ObjectIdentifier.init) == Self.ids([second]), "the delivered input is not cancelled")
+    #expect(
+      machine.cancel()?.handles().map(ObjectIdentifier.init) == Self.ids([second]),
+      "the delivered input is not cancelled")
   }
 
   /// A combinator's rule, and the results its inputs deliver, in that order, up to the one that ends the run.
