@@ -97,14 +97,23 @@ struct _GatherStateMachine<T, E: Error> {
       slots = Array(repeating: .waiting, count: inputs.count)
       results = Array(repeating: nil, count: inputs.count)
     }
+
+    /// What is left once the run has ended: nothing.
+    @inlinable
+    init() {
+      inputs = []
+      slots = []
+      results = []
+    }
   }
 
+  /// Whether the run is still going; `running` holds all it holds while it is. Both are set only by the transitions
+  /// below (not `private(set)`: the transitions are `@inlinable`, and inlinable code cannot use a private setter).
+  /// The first stored property, so that its offset is known without the machine's generic type: the engine's
+  /// `deinit`, which is not specialized, reads it without a metadata look-up.
+  @usableFromInline var phase = _GatherPhase.running
   @usableFromInline let rule: Rule
   @usableFromInline let limit: Int
-  /// Whether the run is still going; `running` holds its inputs' slots while it is. Both are set only by the
-  /// transitions below (not `private(set)`: the transitions are `@inlinable`, and inlinable code cannot use a
-  /// private setter).
-  @usableFromInline var phase = _GatherPhase.running
   @usableFromInline var running: Running
 
   @inlinable
@@ -217,7 +226,7 @@ struct _GatherStateMachine<T, E: Error> {
   @inlinable
   mutating func finish() -> Running {
     phase = .finished
-    var ended = Running([], deliver: nil)
+    var ended = Running()
     swap(&ended, &running)
     return ended
   }
@@ -271,11 +280,11 @@ final class _Gather<T: Sendable, E: Error>: @unchecked Sendable {  // its mutabl
   }
 
   deinit {
-    // A run that never ended (nobody cancelled it, and an input's task let go of its handler): what it held holds
-    // the run of the enclosing combinator, so nested combinators' runs are a chain that would otherwise be freed
-    // recursively.
-    var ended: _GatherStateMachine<T, E>.Running? = machine.finish()
-    releaseInBoundedStack(&ended)
+    // A run that ended holds nothing. One that never did (its inputs' tasks let go of their handlers, and nothing
+    // else held it): what it holds holds the run of the enclosing combinator, so nested combinators' runs are a
+    // chain that would otherwise be freed recursively.
+    guard machine.phase == .running else { return }
+    Self.release(machine.finish())
   }
 
   /// Starts the run.
@@ -323,27 +332,35 @@ final class _Gather<T: Sendable, E: Error>: @unchecked Sendable {  // its mutabl
   }
 
   /// Lets go of what an ended run held, in bounded stack: its function that delivers holds the run of the enclosing
-  /// combinator, and its inputs hold nested combinators.
-  @usableFromInline
+  /// combinator, and its inputs hold nested combinators. `releaseInBoundedStack`, written out so that it is
+  /// specialized with the engine (that generic function, called here, would look `Running`'s type up in the
+  /// runtime's metadata cache on every run).
+  @inlinable
   static func release(_ ended: consuming _GatherStateMachine<T, E>.Running) {
     var ended: _GatherStateMachine<T, E>.Running? = ended
-    releaseInBoundedStack(&ended)
+    _hop(
+      { ended = nil },
+      {
+        let deferred = ended
+        return { withExtendedLifetime(deferred) {} }
+      })
   }
 
   @inlinable
   func drive() {
-    var input: Promise<T, E>?
+    // The inputs, taken out of the state once per turn (one reference to the array, not a copy of each input), and
+    // kept until the turn ends even if the run ends meanwhile.
+    var inputs: [Promise<T, E>] = []
     while let index = lock.withLock({ _ -> Int? in
       let index = self.machine.nextToStart()
-      if let index { input = self.machine.running.inputs[index] }
+      if index != nil && inputs.isEmpty { inputs = self.machine.running.inputs }
       return index
     }) {
       // Started through the trampoline (`run` joins), so combinators nested to any depth start in bounded stack.
       let handle = RunHandle()
-      input.unsafelyUnwrapped._run(under: handle) { result in
+      inputs[index]._run(under: handle) { result in
         self.perform(self.lock.withLock { _ in self.machine.received(result, from: index) })
       }
-      input = nil
       switch lock.withLock({ _ in self.machine.started(index, handle: handle) }) {
       case .keep: break
       case .interrupt: handle._interrupt()
