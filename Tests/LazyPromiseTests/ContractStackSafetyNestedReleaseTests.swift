@@ -34,26 +34,8 @@ struct ContractStackSafetyNestedReleaseTests {
     }
   }
 
-  static let joins: [(String, @Sendable (Promise<Int, TestError>) -> Promise<Int, TestError>)] = [
-    ("reduce", { Promise.reduce([$0], initial: 0) { $1 } }),
-    ("zip", { zip($0, Promise(value: 0)).map { $0.0 } }),
-    ("race", { Promise.race($0) }),
-    ("retry", { $0.retry(1) }),
-    ("all", { Promise.all([$0]).map { $0[0] } }),
-  ]
-
-  /// The joins `ContractStackSafetyReleaseTests` does not nest: `reduce` and `retry`.
-  static let sequentialJoins = joins.filter { ["reduce", "retry"].contains($0.0) }
-
-  /// `levels` nested joins over `innermost`, built with `join`.
-  static func nested(
-    _ levels: Int, _ innermost: Promise<Int, TestError>,
-    _ join: (Promise<Int, TestError>) -> Promise<Int, TestError>
-  ) -> Promise<Int, TestError> {
-    var promise = innermost
-    for _ in 0..<levels { promise = join(promise) }
-    return promise
-  }
+  /// The joins of `ContractStackSafetyReleaseTests`: `all`, `zip`, `race`, `reduce`, `retry`.
+  static let joins = ContractStackSafetyReleaseTests.joins
 
   /// How a run over the mailbox's promise ends, on the second 512 KiB thread.
   enum Ending: CaseIterable, CustomTestStringConvertible {
@@ -68,7 +50,7 @@ struct ContractStackSafetyNestedReleaseTests {
   }
 
   @Test(
-    "6.5 100,000 nested reduce, zip, race, retry and all over a task that keeps its handler are released, on a 512 KiB thread",
+    "6.5 100,000 nested all, zip, race, reduce and retry over a task that keeps its handler are released, on a 512 KiB thread",
     arguments: Ending.allCases)
   func nestedOverKeptHandler(_ ending: Ending) async {
     for (name, join) in Self.joins {
@@ -78,7 +60,7 @@ struct ContractStackSafetyNestedReleaseTests {
       let handle = Mutex<RunHandle?>(nil)
       await onThread(stackSize: Self.smallStack) {
         let token = LiveToken(live: live, peak: Counter())
-        let run = Self.nested(Self.nesting, mailbox.promise, join).run { result in
+        let run = ContractStackSafetyReleaseTests.nested(Self.nesting, mailbox.promise, join).run { result in
           withExtendedLifetime(token) { delivered.append("\(name) \((try? result.get()) ?? -1)") }
         }
         handle.withLock { $0 = run }
@@ -96,31 +78,5 @@ struct ContractStackSafetyNestedReleaseTests {
       #expect(delivered.all == (ending == .delivered ? ["\(name) 1"] : []))
       #expect(live.current == 0, "\(name): the run is still alive")
     }
-  }
-
-  @Test("6.5 100,000 nested reduce and retry run synchronously and deliver, on a 512 KiB thread")
-  func nestedRun() async {
-    let delivered = Recorder<String>()
-    await onThread(stackSize: Self.smallStack) {
-      for (name, join) in Self.sequentialJoins {
-        Self.nested(Self.nesting, Promise(value: 1), join).run { result in
-          delivered.append("\(name) \((try? result.get()) ?? -1)")
-        }
-      }
-    }
-    #expect(delivered.all == Self.sequentialJoins.map { "\($0.0) 1" })
-  }
-
-  @Test("6.5 100,000 nested reduce and retry are released without running, on a 512 KiB thread")
-  func nestedDropped() async {
-    let finished = Counter()
-    await onThread(stackSize: Self.smallStack) {
-      for (_, join) in Self.sequentialJoins {
-        var promise: Promise<Int, TestError>? = Self.nested(Self.nesting, Promise(value: 1), join)
-        promise = nil
-        if promise == nil { finished.increment() }
-      }
-    }
-    #expect(finished.current == Self.sequentialJoins.count)
   }
 }
