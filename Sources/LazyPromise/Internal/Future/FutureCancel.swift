@@ -39,16 +39,8 @@ extension Future {
     #if DEBUG
       PromiseDiagnostics.report(PromiseDiagnostic(kind: .futureWaitsForItself, site: PromiseDiagnostic.unknownSite))
     #endif
-    guard let error = Self.cancelledError else { return .empty }
+    guard let error = cancelledError(E.self) else { return .empty }
     return _cancelling(with: error)
-  }
-
-  /// The error that says "cancelled" in `E`, if `E` has one: `cancelled` of a ``CancellationRepresentable``, or a
-  /// `CancellationError` where `E` is `any Error` (as `cancel()` uses).
-  static var cancelledError: E? {
-    if let representable = E.self as? any CancellationRepresentable.Type { return representable.cancelled as? E }
-    if E.self == (any Error).self { return CancellationError() as? E }
-    return nil
   }
 
   /// Makes `handle` the work `cancel()` stops (the run `start()` began), unless the future is already completed.
