@@ -13,11 +13,6 @@
 /// - `.finished`: `begin` with no inputs, a decisive result, the last result and `cancel` end the run; every later
 ///   event is ignored, except that an input whose `run` returns only now is cancelled.
 ///
-/// Everything the run holds — the inputs, the function that delivers, the results, the handles — is in `running`,
-/// and ending the run hands all of it to the engine (`Action.finish`, `cancel`), which lets go of it with the lock
-/// released. So once a run has ended, an input's completion handler that its task keeps reaches the engine alone,
-/// which ignores a late call and holds nothing of the run (contract 6.6); no input is freed under the lock.
-///
 /// `all`, `allSettled`, `race`, `any` and `first(of:where:)` are `@inlinable` down to this engine, so the caller's
 /// module specializes it for its `T` and `E` and no type is looked up in the runtime's metadata cache per input:
 /// `Promise.all` takes 2,769 instructions per input, against 8,917 when it ran unspecialized
@@ -53,29 +48,20 @@ struct _GatherStateMachine<T, E: Error> {
     case firstWhere(_ decides: @Sendable (Result<T, E>) -> Bool)
   }
 
-  /// Delivers the combined result: `decisive` if one input decided it, otherwise every input's result.
-  @usableFromInline
-  typealias Deliver = @Sendable (_ decisive: Result<T, E>?, _ results: [Result<T, E>?]) -> Void
-
   /// What the engine does after `begin` or `received`.
   @usableFromInline
   enum Action {
     case none
     /// Start inputs while `nextToStart()` gives one: the caller has become the driver.
     case drive
-    /// The run is decided by `decisive` (or, when `nil`, by `ended.results`, which then holds every input's
-    /// result): cancel the inputs still running (`ended.handles()`), deliver with `ended.deliver`, and let go of
-    /// `ended`.
-    case finish(decisive: Result<T, E>?, ended: Running)
+    /// The run is decided by `decisive` (or, when `nil`, by `results`, which then holds every input's result):
+    /// cancel the inputs still running, then deliver.
+    case finish(decisive: Result<T, E>?, results: [Result<T, E>?], cancel: [RunHandle])
   }
 
-  /// A run that is not decided yet: all it holds.
+  /// A run that is not decided yet.
   @usableFromInline
   struct Running {
-    /// The inputs, in input order.
-    @usableFromInline var inputs: [Promise<T, E>]
-    /// Delivers the combined result; `nil` once the run has ended.
-    @usableFromInline var deliver: Deliver?
     /// One slot per input, in input order.
     @usableFromInline var slots: [_GatherSlot]
     /// The result each input delivered, in input order, once it is `.delivered`.
@@ -89,38 +75,29 @@ struct _GatherStateMachine<T, E: Error> {
     /// The combined run was interrupted (cooperative cancellation): every input, running or started later, is too.
     @usableFromInline var interrupted = false
 
-    /// A run over `inputs`, none started yet (the memberwise initializer, which inlinable code cannot call).
+    /// A run with these slots and results, no input started yet (the memberwise initializer, which inlinable code
+    /// cannot call).
     @inlinable
-    init(_ inputs: [Promise<T, E>], deliver: Deliver?) {
-      self.inputs = inputs
-      self.deliver = deliver
-      slots = Array(repeating: .waiting, count: inputs.count)
-      results = Array(repeating: nil, count: inputs.count)
-    }
-
-    /// What is left once the run has ended: nothing.
-    @inlinable
-    init() {
-      inputs = []
-      slots = []
-      results = []
+    init(slots: [_GatherSlot], results: [Result<T, E>?]) {
+      self.slots = slots
+      self.results = results
     }
   }
 
-  /// Whether the run is still going; `running` holds all it holds while it is. Both are set only by the transitions
-  /// below (not `private(set)`: the transitions are `@inlinable`, and inlinable code cannot use a private setter).
-  /// The first stored property, so that its offset is known without the machine's generic type: the engine's
-  /// `deinit`, which is not specialized, reads it without a metadata look-up.
-  @usableFromInline var phase = _GatherPhase.running
   @usableFromInline let rule: Rule
   @usableFromInline let limit: Int
+  /// Whether the run is still going; `running` holds its inputs' slots while it is. Both are set only by the
+  /// transitions below (not `private(set)`: the transitions are `@inlinable`, and inlinable code cannot use a
+  /// private setter).
+  @usableFromInline var phase = _GatherPhase.running
   @usableFromInline var running: Running
 
   @inlinable
-  init(_ inputs: [Promise<T, E>], rule: Rule, limit: Int?, deliver: Deliver?) {
+  init(count: Int, rule: Rule, limit: Int?) {
     self.rule = rule
-    self.limit = max(1, limit ?? inputs.count)
-    running = Running(inputs, deliver: deliver)
+    self.limit = max(1, limit ?? count)
+    running = Running(
+      slots: Array(repeating: .waiting, count: count), results: Array(repeating: nil, count: count))
   }
 
   /// The combined run begins: with no inputs it is decided at once; otherwise the caller drives.
@@ -129,7 +106,8 @@ struct _GatherStateMachine<T, E: Error> {
     guard phase == .running else { return .none }  // cancelled before it began
     precondition(!running.driving && running.nextIndex == 0, "gather: begin in state .running (already begun)")
     guard !running.slots.isEmpty else {
-      return .finish(decisive: nil, ended: finish())
+      finish()
+      return .finish(decisive: nil, results: [], cancel: [])
     }
     running.driving = true
     return .drive
@@ -189,12 +167,16 @@ struct _GatherStateMachine<T, E: Error> {
     case .firstWhere(let decides): decisive = decides(result)
     }
     if decisive {
-      return .finish(decisive: result, ended: finish())
+      let handles = running.handles()
+      finish()
+      return .finish(decisive: result, results: [], cancel: handles)
     }
     running.results[index] = result
     running.delivered += 1
     if running.delivered == running.slots.count {
-      return .finish(decisive: nil, ended: finish())
+      let results = running.results
+      finish()
+      return .finish(decisive: nil, results: results, cancel: [])
     }
     guard !running.driving, running.nextIndex < running.slots.count else {
       return .none
@@ -203,12 +185,13 @@ struct _GatherStateMachine<T, E: Error> {
     return .drive
   }
 
-  /// The combined run was cancelled: nothing more starts or is delivered. Returns what the run held, for the engine
-  /// to cancel the inputs still running (`handles()`) and let go of the rest; `nil` if it had already ended.
+  /// The combined run was cancelled: nothing more starts or is delivered; cancel the inputs still running.
   @inlinable
-  mutating func cancel() -> Running? {
-    guard phase == .running else { return nil }
-    return finish()
+  mutating func cancel() -> [RunHandle] {
+    guard phase == .running else { return [] }
+    let handles = running.handles()
+    finish()
+    return handles
   }
 
   /// The combined run was interrupted: interrupt the inputs still running, and every input started from now on;
@@ -221,21 +204,16 @@ struct _GatherStateMachine<T, E: Error> {
     return handles
   }
 
-  /// Ends the run: nothing more is started or delivered. Returns all the run held (inputs, results, handles, the
-  /// function that delivers), for the engine to let go of with the lock released.
+  /// Ends the run: nothing more is started or delivered, and the slots (results, handles) are let go.
   @inlinable
-  mutating func finish() -> Running {
+  mutating func finish() {
     phase = .finished
-    var ended = Running()
-    swap(&ended, &running)
-    return ended
+    running = Running(slots: [], results: [])
   }
 }
 
 extension _GatherStateMachine.Rule: Sendable {}
 extension _GatherStateMachine.Action: Sendable where T: Sendable {}
-extension _GatherStateMachine.Running: Sendable where T: Sendable {}
-extension _GatherSlot: Sendable {}
 
 extension _GatherStateMachine.Running {
   // The loop reads the slots by index, as the engine's generic code did when a slot's size was only known at run
@@ -258,33 +236,51 @@ extension _GatherStateMachine.Running {
 /// Starting is a loop run by one "driver" at a time, never a recursion: an input that completes synchronously
 /// returns to the loop, which starts the next, so any number of synchronous inputs runs in constant stack.
 ///
-/// The inputs' completion handlers hold this engine; all the run holds is in its state machine, which gives it up
-/// when the run ends, so a handler that a task keeps after that holds this small object alone.
+/// The inputs' completion handlers hold this engine. What the run holds besides its state — the inputs and the
+/// function that delivers — the engine takes out under the lock once the machine has ended the run (`takeHeld`),
+/// and lets go of with the lock released; so a handler that a task keeps after that holds this small object alone,
+/// which ignores a late call (contract 6.6). They stay beside the machine rather than in it: carried in the machine's
+/// `Running` and handed over in its `.finish` action, they took the unspecialized `zip` of 3 from 96,051 to 102,863
+/// instructions a run (`check-instructions.sh`, `promise.zip.3`), by a metadata look-up at each use of the larger
+/// generic types.
 @usableFromInline
 final class _Gather<T: Sendable, E: Error>: @unchecked Sendable {  // its mutable state is behind `lock`
-  @usableFromInline typealias Finish = _GatherStateMachine<T, E>.Deliver
+  /// Delivers the combined result: `decisive` if one input decided it, otherwise every input's result.
+  @usableFromInline
+  typealias Finish = @Sendable (_ decisive: Result<T, E>?, _ results: [Result<T, E>?]) -> Void
 
+  /// The inputs, until the run ends; once it has begun, read and written only inside `lock.withLock`.
+  @usableFromInline @exclusivity(unchecked) var inputs: [Promise<T, E>]
   /// Guards `machine`. A `_Lock<Void>` beside the state rather than a `_Lock` holding it: where this engine runs
   /// unspecialized (`zip`, ...), a lock whose layout depends on `T` and `E` would look its type up in the runtime's
   /// metadata cache at each transition (7 look-ups per input, about 2,300 instructions).
   @usableFromInline let lock = _Lock(())
   /// Only read or written inside `lock.withLock`.
   @usableFromInline @exclusivity(unchecked) var machine: _GatherStateMachine<T, E>
+  /// Delivers the combined result, until the run ends; once it has begun, read and written only inside
+  /// `lock.withLock`. A run that never ends keeps it until `deinit`, which releases it in bounded stack: it holds the
+  /// run of the enclosing combinator, so nested combinators' runs are a chain that would otherwise be freed
+  /// recursively.
+  @usableFromInline @exclusivity(unchecked) var finish: Finish?
 
   @inlinable
   init(
     _ inputs: [Promise<T, E>], rule: _GatherStateMachine<T, E>.Rule, limit: Int? = nil,
     finish: @escaping Finish
   ) {
-    self.machine = _GatherStateMachine(inputs, rule: rule, limit: limit, deliver: finish)
+    self.inputs = inputs
+    self.machine = _GatherStateMachine(count: inputs.count, rule: rule, limit: limit)
+    self.finish = finish
   }
 
   deinit {
-    // A run that ended holds nothing. One that never did (its inputs' tasks let go of their handlers, and nothing
-    // else held it): what it holds holds the run of the enclosing combinator, so nested combinators' runs are a
-    // chain that would otherwise be freed recursively.
-    guard machine.phase == .running else { return }
-    Self.release(machine.finish())
+    // `releaseInBoundedStack`, written out for a function-typed property (see there).
+    _hop(
+      { finish = nil },
+      {
+        let deferred = finish
+        return { withExtendedLifetime(deferred) {} }
+      })
   }
 
   /// Starts the run.
@@ -296,9 +292,26 @@ final class _Gather<T: Sendable, E: Error>: @unchecked Sendable {  // its mutabl
   /// Cancels the run: no more inputs start, the running ones are cancelled, nothing is delivered.
   @inlinable
   func cancel() {
-    guard let ended = lock.withLock({ _ in self.machine.cancel() }) else { return }
-    for handle in ended.handles() { handle.cancel() }
-    _ = consume ended  // released here, with the lock no longer held (see `perform`)
+    var inputs: [Promise<T, E>] = []
+    var finish: Finish?
+    let handles = lock.withLock { _ in
+      let handles = self.machine.cancel()
+      self.takeHeld(&inputs, &finish)
+      return handles
+    }
+    for handle in handles { handle.cancel() }
+    withExtendedLifetime(inputs) {}  // released here, with the lock no longer held
+    withExtendedLifetime(finish) {}
+  }
+
+  /// Moves what the run holds besides its state into `inputs` and `finish`; called under `lock` once the machine has
+  /// ended the run (a later call takes nothing).
+  @inlinable
+  func takeHeld(_ inputs: inout [Promise<T, E>], _ finish: inout Finish?) {
+    inputs = self.inputs
+    self.inputs = []
+    finish = self.finish
+    self.finish = nil
   }
 
   /// Interrupts the run (cooperative cancellation): the inputs' cancel handlers run, now and as each starts, and
@@ -318,48 +331,30 @@ final class _Gather<T: Sendable, E: Error>: @unchecked Sendable {  // its mutabl
   }
 
   @inlinable
-  func perform(_ action: consuming _GatherStateMachine<T, E>.Action) {
-    // Consumed, not copied: a copy of an action, whose `.finish` carries all the run held, goes through its type's
-    // value witness (about 60 instructions per input, measured with `check-instructions.sh`).
-    switch consume action {
+  func perform(_ action: _GatherStateMachine<T, E>.Action) {
+    switch action {
     case .none:
       return
     case .drive:
       drive()
-    case .finish(let decisive, let ended):
-      for handle in ended.handles() { handle.cancel() }
-      ended.deliver?(decisive, decisive == nil ? ended.results : [])
-      // Released here, with the lock no longer held, and not through the trampoline: what it holds is shallow by
-      // now (the enclosing run's continuation, whose engine has already ended or runs on, input promises their
-      // owners still hold, handles), so this release does not recurse down a chain. Through the trampoline it cost
-      // `Promise.race` of 100 some 400 instructions a run (`check-instructions.sh`, `promise.race.100`).
-      _ = consume ended
+    case .finish(let decisive, let results, let cancel):
+      for handle in cancel { handle.cancel() }
+      var inputs: [Promise<T, E>] = []
+      var finish: Finish?
+      lock.withLock { _ in self.takeHeld(&inputs, &finish) }
+      finish?(decisive, results)
+    // `inputs` and `finish` are released here, with the lock no longer held, and not through the trampoline: what
+    // they hold is shallow by now (the enclosing run's continuation, whose engine has already ended or runs on;
+    // input promises their owners still hold), so this release does not recurse down a chain.
     }
-  }
-
-  /// Lets go of what a run that never ended held, in bounded stack: its function that delivers holds the run of the
-  /// enclosing combinator, whose engine holds the next, and so on. `releaseInBoundedStack`, written out.
-  @inlinable
-  static func release(_ ended: consuming _GatherStateMachine<T, E>.Running) {
-    var ended: _GatherStateMachine<T, E>.Running? = ended
-    _hop(
-      { ended = nil },
-      {
-        let deferred = ended
-        return { withExtendedLifetime(deferred) {} }
-      })
   }
 
   @inlinable
   func drive() {
-    // The inputs, taken out of the state once per turn (one reference to the array, not a copy of each input), and
+    // The inputs, read under the lock once per turn (one reference to the array, not a copy of each input), and
     // kept until the turn ends even if the run ends meanwhile.
-    var inputs: [Promise<T, E>] = []
-    while let index = lock.withLock({ _ -> Int? in
-      let index = self.machine.nextToStart()
-      if index != nil && inputs.isEmpty { inputs = self.machine.running.inputs }
-      return index
-    }) {
+    let inputs = lock.withLock { _ in self.inputs }
+    while let index = lock.withLock({ _ in self.machine.nextToStart() }) {
       // Started through the trampoline (`run` joins), so combinators nested to any depth start in bounded stack.
       let handle = RunHandle()
       inputs[index]._run(under: handle) { result in
