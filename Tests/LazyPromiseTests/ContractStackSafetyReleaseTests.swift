@@ -5,8 +5,8 @@ import Synchronization
 import Testing
 
 /// Contract clause 6.4–6.5 (issue 13, parts 2 and 3): a run is released in bounded stack however it ends —
-/// delivered from another thread, cancelled, or abandoned by its task — and nested `all`/`zip`/`race` run, are
-/// cancelled and are dropped in bounded stack. Each case runs on a 512 KiB thread.
+/// delivered from another thread, cancelled, or abandoned by its task — and nested `all`/`zip`/`race`/`reduce`/`retry`
+/// run, are cancelled and are dropped in bounded stack. Each case runs on a 512 KiB thread.
 @Suite("Contract 6 — stack safety of releasing runs and nested joins", .serialized)
 struct ContractStackSafetyReleaseTests {
   static let stages = 1_000_000
@@ -109,9 +109,11 @@ struct ContractStackSafetyReleaseTests {
     ("all", { Promise.all([$0]).map { $0[0] } }),
     ("zip", { zip($0, Promise(value: 0)).map { $0.0 } }),
     ("race", { Promise.race($0) }),
+    ("reduce", { Promise.reduce([$0], initial: 0) { $1 } }),
+    ("retry", { $0.retry(1) }),
   ]
 
-  @Test("6.5 100,000 nested all, zip and race run and deliver, on a 512 KiB thread")
+  @Test("6.5 100,000 nested all, zip, race, reduce and retry run and deliver, on a 512 KiB thread")
   func nestedJoinsRun() async {
     let delivered = Recorder<String>()
     await onThread(stackSize: Self.smallStack) {
@@ -121,10 +123,10 @@ struct ContractStackSafetyReleaseTests {
         }
       }
     }
-    #expect(delivered.all == ["all 1", "zip 1", "race 1"])
+    #expect(delivered.all == Self.joins.map { "\($0.0) 1" })
   }
 
-  @Test("6.5 100,000 nested all, zip and race are released without running, on a 512 KiB thread")
+  @Test("6.5 100,000 nested all, zip, race, reduce and retry are released without running, on a 512 KiB thread")
   func nestedJoinsDropped() async {
     let finished = Counter()
     await onThread(stackSize: Self.smallStack) {
@@ -134,10 +136,11 @@ struct ContractStackSafetyReleaseTests {
         if promise == nil { finished.increment() }
       }
     }
-    #expect(finished.current == 3)
+    #expect(finished.current == Self.joins.count)
   }
 
-  @Test("6.5 100,000 nested all, zip and race cancelled while pending are released, on a 512 KiB thread")
+  @Test(
+    "6.5 100,000 nested all, zip, race, reduce and retry cancelled while pending are released, on a 512 KiB thread")
   func nestedJoinsCancelled() async {
     let live = Counter()
     let cancelHandlers = Counter()
@@ -154,7 +157,7 @@ struct ContractStackSafetyReleaseTests {
         handle.cancel()
       }
     }
-    #expect(cancelHandlers.current == 3)
+    #expect(cancelHandlers.current == Self.joins.count)
     #expect(delivered.current == 0)
     #expect(live.current == 0)
   }

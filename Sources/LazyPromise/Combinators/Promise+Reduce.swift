@@ -26,7 +26,7 @@ extension Promise where T: Sendable {
   ) -> Promise<Accumulated, E> {
     let inputs = Array(promises)
     return Promise<Accumulated, E>(_combinator: { run, completion in
-      ReduceLoop(inputs: inputs, combine: combine, completion: completion).start(run, initial: initial)
+      ReduceLoop.start(inputs, initial: initial, combine: combine, run: run, completion: completion)
     })
   }
 }

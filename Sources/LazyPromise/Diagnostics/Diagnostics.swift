@@ -18,12 +18,27 @@ public struct PromiseDiagnostic: Sendable, Equatable, CustomStringConvertible {
     case completionReleasedWithoutBeingCalled
     /// An eager `Future` was completed a second time; the second result was ignored.
     case futureCompletedMoreThanOnce
+    /// A `Future` stage's callback (`flatMap`, `then`, `flatMapError`) returned the very future the stage completes
+    /// (Promises/A+ 2.3.1), which would wait for itself forever. It was cancelled instead where its error type can
+    /// say "cancelled" (``CancellationRepresentable``, or `any Error`); otherwise it stays pending. Where that
+    /// future was made is not known: `site` is ``PromiseDiagnostic/unknownSite``.
+    case futureWaitsForItself
   }
 
   /// What went wrong.
   public let kind: Kind
-  /// The file and line (`"Module/File.swift:12"`) where the promise or future was made.
+  /// The file and line (`"Module/File.swift:12"`) where the promise or future was made, or
+  /// ``PromiseDiagnostic/unknownSite``.
   public let site: String
+
+  /// The `site` of a diagnostic whose promise or future was made at a place the library does not know.
+  ///
+  /// ```swift
+  /// PromiseDiagnostics.setHandler { diagnostic in
+  ///   if diagnostic.site == PromiseDiagnostic.unknownSite { print("LazyPromise:", diagnostic.kind) }
+  /// }
+  /// ```
+  public static let unknownSite = "an unknown location"
 
   /// Creates a diagnostic; the library makes these, tests may compare against them.
   ///
@@ -46,6 +61,9 @@ public struct PromiseDiagnostic: Sendable, Equatable, CustomStringConvertible {
         + "its run can never deliver"
     case .futureCompletedMoreThanOnce:
       return "the future made at \(site) was completed more than once; the extra result was ignored"
+    case .futureWaitsForItself:
+      return "a future stage's callback returned the future the stage completes, which would wait for itself "
+        + "forever; it was cancelled if its error type can say so, and otherwise stays pending"
     }
   }
 }
@@ -73,7 +91,10 @@ public enum PromiseDiagnostics {
 
   @usableFromInline
   static func report(_ kind: PromiseDiagnostic.Kind, site: _Site) {
-    let diagnostic = PromiseDiagnostic(kind: kind, site: site.description)
+    report(PromiseDiagnostic(kind: kind, site: site.description))
+  }
+
+  static func report(_ diagnostic: PromiseDiagnostic) {
     if let current = handler.withLock({ $0 }) {
       current.call(diagnostic)
     } else {

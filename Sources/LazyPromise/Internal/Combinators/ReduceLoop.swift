@@ -1,67 +1,192 @@
 import Synchronization
 
-/// The state of one run of `Promise.reduce`: runs the inputs one after another, folding each value into the
-/// accumulated one. Only the input in progress is alive; a stopped run stops it the same way, and every input
-/// started afterwards is stopped at once (so a cancelled run starts nothing that delivers).
-final class ReduceLoop<T, E: Error, Accumulated>: @unchecked Sendable {
-  private struct State {
-    /// The input in progress.
-    var child: RunHandle?
-    var stop: _StopMode?
+/// The state of one run of `Promise.reduce`: which input runs, the value accumulated so far, and what the run holds.
+///
+/// A value type whose transitions, called under the engine's lock, return what the engine must do; the engine does
+/// it with the lock released (the caller's function, the completion, child runs). `phase`:
+///
+/// - `.running`: input `index` runs under `child` (`nil` until `next` starts it, and between an input's value and
+///   the start of the next), `accumulated` folds the inputs before it. `next` starts the input, or, after the last,
+///   goes to `.ended` and delivers; a failure goes to `.ended` and delivers it. An interrupted run
+///   (`interrupted`) runs on: the input in progress is interrupted, and so is every input started later.
+/// - `.ended`: the run delivered or was cancelled. Every later event is ignored; the inputs, the caller's
+///   function and the completion were handed to the engine to let go of, so an input's completion handler that its
+///   task keeps holds the engine alone (contract 6.6).
+struct ReduceStateMachine<T, E: Error, Accumulated> {
+  /// What a run holds until it ends.
+  struct Held {
+    let inputs: [Promise<T, E>]
+    let combine: @Sendable (Accumulated, T) -> Accumulated
+    let completion: @Sendable (Result<Accumulated, E>) -> Void
   }
 
-  private let inputs: [Promise<T, E>]
-  private let combine: @Sendable (Accumulated, T) -> Accumulated
-  private let completion: @Sendable (Result<Accumulated, E>) -> Void
+  enum Phase {
+    case running(Held, index: Int, accumulated: Accumulated, child: RunHandle?, interrupted: Bool)
+    case ended
+  }
+
+  /// What the engine does when asked for the next input.
+  enum Next {
+    /// Nothing: the run has ended (it was cancelled).
+    case none
+    /// Run `input` under `child`, interrupting it at once if `interrupted`.
+    case run(Promise<T, E>, child: RunHandle, interrupted: Bool)
+    /// Every input has been folded: deliver `accumulated` with `ended.completion`, then let go of `ended`.
+    case deliver(Accumulated, ended: Held)
+  }
+
+  /// What the engine does after the run was stopped.
+  enum Stop {
+    case none
+    /// Interrupt the input in progress, if one has started.
+    case interrupt(RunHandle?)
+    /// Cancel the input in progress, if one has started, and let go of what the run held.
+    case cancel(RunHandle?, ended: Held)
+  }
+
+  private(set) var phase: Phase
+
+  /// A run over `held.inputs` that starts from `initial`.
+  init(_ held: Held, initial: Accumulated) {
+    phase = .running(held, index: 0, accumulated: initial, child: nil, interrupted: false)
+  }
+
+  /// The engine asks for the next input to start.
+  mutating func next() -> Next {
+    guard case .running(let held, let index, let accumulated, let child, let interrupted) = phase else { return .none }
+    precondition(child == nil, "reduce: next input asked for in phase .running with input \(index) in progress")
+    guard index < held.inputs.count else {
+      phase = .ended
+      return .deliver(accumulated, ended: held)
+    }
+    let started = RunHandle()
+    phase = .running(held, index: index, accumulated: accumulated, child: started, interrupted: interrupted)
+    return .run(held.inputs[index], child: started, interrupted: interrupted)
+  }
+
+  /// The input in progress succeeded: the caller's function and the value so far, to fold its value into with no
+  /// lock held; `nil` if the run has ended.
+  func folding() -> (combine: @Sendable (Accumulated, T) -> Accumulated, accumulated: Accumulated)? {
+    guard case .running(let held, _, let accumulated, _, _) = phase else { return nil }
+    return (held.combine, accumulated)
+  }
+
+  /// The input in progress was folded into `accumulated`: the next one may start. `false` if the run has ended.
+  mutating func folded(_ accumulated: Accumulated) -> Bool {
+    guard case .running(let held, let index, _, _, let interrupted) = phase else { return false }
+    phase = .running(held, index: index + 1, accumulated: accumulated, child: nil, interrupted: interrupted)
+    return true
+  }
+
+  /// The input in progress failed: what the run held, to deliver the failure with; `nil` if the run has ended.
+  mutating func failed() -> Held? {
+    guard case .running(let held, _, _, _, _) = phase else { return nil }
+    phase = .ended
+    return held
+  }
+
+  /// The run was stopped: cancelled, it ends; interrupted, it runs on with every input interrupted.
+  mutating func stop(_ mode: _StopMode) -> Stop {
+    guard case .running(let held, let index, let accumulated, let child, _) = phase else { return .none }
+    switch mode {
+    case .cancel:
+      phase = .ended
+      return .cancel(child, ended: held)
+    case .interrupt:
+      phase = .running(held, index: index, accumulated: accumulated, child: child, interrupted: true)
+      return .interrupt(child)
+    }
+  }
+
+  /// Ends the run, whatever its phase: what it held, if it had not ended. For the engine's `deinit`.
+  mutating func end() -> Held? {
+    guard case .running(let held, _, _, _, _) = phase else { return nil }
+    phase = .ended
+    return held
+  }
+}
+
+/// One run of `Promise.reduce`: runs the inputs one after another, folding each value into the accumulated one.
+/// Only the input in progress is alive; a stopped run stops it the same way, and every input started afterwards is
+/// stopped at once (so a cancelled run starts nothing that delivers). Each input's completion handler holds this
+/// engine and the input's index, nothing more.
+final class ReduceLoop<T, E: Error, Accumulated>: @unchecked Sendable {  // its mutable state is behind `lock`
+  typealias Machine = ReduceStateMachine<T, E, Accumulated>
+
   /// Guards `state`. A `_Lock<Void>` beside the state rather than a `_Lock` holding it: this engine runs unspecialized
   /// in the caller's module, where a lock whose layout depends on the generic state would look its type up in the
   /// runtime's metadata cache at every transition (see `_Gather`).
   private let lock = _Lock(())
   /// Only read or written inside `lock.withLock`.
-  @exclusivity(unchecked) private var state = State()
+  @exclusivity(unchecked) private var state: Machine
 
-  init(
-    inputs: [Promise<T, E>], combine: @escaping @Sendable (Accumulated, T) -> Accumulated,
-    completion: @escaping @Sendable (Result<Accumulated, E>) -> Void
+  private init(_ held: Machine.Held, initial: Accumulated) {
+    state = Machine(held, initial: initial)
+  }
+
+  deinit {
+    // A run that never ended (nobody cancelled it, and an input's task let go of its handler): its completion holds
+    // the run of an enclosing operator, so nested runs are a chain that would otherwise be freed recursively.
+    var held = state.end()
+    releaseInBoundedStack(&held)
+  }
+
+  /// Starts a `reduce` run for the operator task of `run`: the first input, or the delivery of `initial` when
+  /// there is none.
+  static func start(
+    _ inputs: [Promise<T, E>], initial: Accumulated, combine: @escaping @Sendable (Accumulated, T) -> Accumulated,
+    run: _TaskRun, completion: @escaping @Sendable (Result<Accumulated, E>) -> Void
   ) {
-    self.inputs = inputs
-    self.combine = combine
-    self.completion = completion
+    let loop = ReduceLoop(Machine.Held(inputs: inputs, combine: combine, completion: completion), initial: initial)
+    run.onStop { [loop] mode in loop.stop(mode) }
+    loop.step()
   }
 
-  /// Starts the first input, or delivers `initial` when there is none.
-  func start(_ run: _TaskRun, initial: Accumulated) {
-    run.onStop { [self] mode in stop(mode) }
-    step(0, initial)
-  }
-
-  private func step(_ index: Int, _ accumulated: Accumulated) {
-    guard index < inputs.count else { return completion(.success(accumulated)) }
-    let child = RunHandle()
-    let stop = lock.withLock { _ in
-      state.child = child
-      return state.stop
+  /// Starts the next input, or delivers.
+  private func step() {
+    switch lock.withLock({ _ in state.next() }) {
+    case .none:
+      return
+    case .deliver(let accumulated, let ended):
+      ended.completion(.success(accumulated))
+      Self.release(ended)
+    case .run(let input, let child, let interrupted):
+      if interrupted { child._interrupt() }
+      input._run(under: child) { [self] result in received(result) }
     }
-    if let stop { child.stop(stop) }
-    let next = Unchecked(accumulated)
-    inputs[index]._run(under: child) { [self] result in
-      switch result {
-      case .failure(let error):
-        completion(.failure(error))
-      case .success(let value):
-        let folded = Unchecked(combine(next.value, value))
-        // A synchronous input re-enters `step` from inside the last one: go through the trampoline, as
-        // every run-time join does, so any number of inputs runs in bounded stack.
-        _hop({ step(index + 1, folded.value) }, { { self.step(index + 1, folded.value) } })
-      }
+  }
+
+  private func received(_ result: Result<T, E>) {
+    switch result {
+    case .failure(let error):
+      guard let ended = lock.withLock({ _ in state.failed() }) else { return }
+      ended.completion(.failure(error))
+      Self.release(ended)
+    case .success(let value):
+      guard let (combine, accumulated) = lock.withLock({ _ in state.folding() }) else { return }
+      let folded = combine(accumulated, value)
+      guard lock.withLock({ _ in state.folded(folded) }) else { return }
+      // A synchronous input re-enters `step` from inside the last one: go through the trampoline, as every
+      // run-time join does, so any number of inputs runs in bounded stack.
+      _hop({ step() }, { { self.step() } })
     }
   }
 
   private func stop(_ mode: _StopMode) {
-    let child = lock.withLock { _ in
-      state.stop = mode
-      return state.child
+    switch lock.withLock({ _ in state.stop(mode) }) {
+    case .none:
+      break
+    case .interrupt(let child):
+      child?._interrupt()
+    case .cancel(let child, let ended):
+      child?.cancel()
+      Self.release(ended)
     }
-    child?.stop(mode)
+  }
+
+  /// Lets go of what an ended run held, in bounded stack: its completion holds the run of an enclosing operator.
+  private static func release(_ ended: Machine.Held) {
+    var ended: Machine.Held? = ended
+    releaseInBoundedStack(&ended)
   }
 }

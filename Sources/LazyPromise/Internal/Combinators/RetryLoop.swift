@@ -13,12 +13,17 @@
 /// - `.stopped(mode, attempt)`: the run was cancelled or interrupted; `attempt` is the attempt it stopped, if one
 ///   was running or about to. A failure (or a retry taken while the predicate ran) is delivered; nothing starts.
 ///   An interrupted wait delivers its error at once.
-/// - `.finished`: the last retry failed; its failure was delivered.
+/// - `.finished`: the run delivered (`end`), or the last retry failed and its failure is delivered.
+///
+/// What the run holds until it ends (`Held`: the upstream, the caller's predicate, the completion) is `held`, and
+/// `end` hands it to the engine — to deliver with, then let go of — when the run delivers or is cancelled. After
+/// that an attempt's completion handler that its task keeps holds the engine alone, which ignores a late call
+/// (contract 6.6).
 ///
 /// An event that cannot happen traps with the phase and the event: an attempt failing while none runs, a retry
 /// taken while nothing was being decided, an attempt deferred by the trampoline that is not the one in progress.
 /// Timer events tolerate any phase, since a scheduler may run a timer's work after it was cancelled.
-struct RetryStateMachine<E: Error> {
+struct RetryStateMachine<E: Error, Held> {
   /// What the engine does after an attempt failed.
   enum Failed: Equatable {
     /// Ask the caller's predicate, telling it how many retries are left.
@@ -70,11 +75,25 @@ struct RetryStateMachine<E: Error> {
   /// unspecialized, and each copy or switch of a phase generic over `E` goes through its value witnesses (some
   /// hundreds of instructions per retry).
   private(set) var waitingError: E?
+  /// What the run holds until it ends; `nil` once `end` took it.
+  private(set) var held: Held?
 
-  /// A run of up to `retries` retries whose first attempt runs under `first`.
-  init(retries: Int, first: RunHandle) {
+  /// A run of up to `retries` retries whose first attempt runs under `first`, holding `held` until it ends.
+  init(retries: Int, first: RunHandle, held: Held) {
     self.retries = retries
     phase = .attempting(first)
+    self.held = held
+  }
+
+  /// The run ends: it delivers (a success, a failure not retried, an interrupted wait's error) or was cancelled.
+  /// Returns what it held, for the engine to deliver with and let go of; `nil` if it had already ended, when
+  /// there is nothing to deliver.
+  mutating func end() -> Held? {
+    // A stopped run stays `.stopped`: an attempt failing, or a retry taken, as it was cancelled still finds it so
+    // and is told to deliver, which then delivers nothing.
+    if case .stopped = phase {} else { phase = .finished }
+    waitingError = nil
+    return held.take()
   }
 
   /// The attempt in progress failed.
@@ -195,28 +214,31 @@ extension RetryPhase {
 
 /// One `retry` run: runs the attempts one after another, asks the caller's predicate after each failure, and waits
 /// between attempts when there is a backoff. Each event takes the lock once: an attempt failing, the predicate
-/// taking a retry, a timer armed, a timer fired, the run stopped.
+/// taking a retry, a timer armed, a timer fired, the run stopped, the run ending.
 final class RetryLoop<T, E: Error>: @unchecked Sendable {  // its mutable state is behind `lock`
-  private let upstream: Promise<T, E>
-  private let backoff: (RetryBackoff, any PromiseScheduler)?
-  private let shouldRetry: @Sendable (E, Int) -> Bool
-  private let completion: Promise<T, E>.Completion
+  /// What a run holds until it ends.
+  struct Held {
+    let upstream: Promise<T, E>
+    let backoff: (RetryBackoff, any PromiseScheduler)?
+    let shouldRetry: @Sendable (E, Int) -> Bool
+    let completion: Promise<T, E>.Completion
+  }
   /// Guards `state`. A `_Lock<Void>` beside the state rather than a `_Lock` holding it: this engine runs unspecialized
   /// in the caller's module, where a lock whose layout depends on the generic state would look its type up in the
   /// runtime's metadata cache at every transition (see `_Gather`).
   private let lock = _Lock(())
   /// Only read or written inside `lock.withLock`.
-  @exclusivity(unchecked) private var state: RetryStateMachine<E>
+  @exclusivity(unchecked) private var state: RetryStateMachine<E, Held>
 
-  private init(
-    upstream: Promise<T, E>, retries: Int, first: RunHandle, backoff: (RetryBackoff, any PromiseScheduler)?,
-    shouldRetry: @escaping @Sendable (E, Int) -> Bool, completion: @escaping Promise<T, E>.Completion
-  ) {
-    self.upstream = upstream
-    self.backoff = backoff
-    self.shouldRetry = shouldRetry
-    self.completion = completion
-    state = RetryStateMachine(retries: retries, first: first)
+  private init(retries: Int, first: RunHandle, held: Held) {
+    state = RetryStateMachine(retries: retries, first: first, held: held)
+  }
+
+  deinit {
+    // A run that never ended (nobody cancelled it, and an attempt's task let go of its handler): its completion
+    // holds the run of an enclosing operator, so nested runs are a chain that would otherwise be freed recursively.
+    var held = state.end()
+    releaseInBoundedStack(&held)
   }
 
   /// Starts a `retry` run of `upstream` for the operator task of `run`: the first attempt, now.
@@ -225,29 +247,49 @@ final class RetryLoop<T, E: Error>: @unchecked Sendable {  // its mutable state 
     shouldRetry: @escaping @Sendable (E, Int) -> Bool, run: _TaskRun, completion: @escaping Promise<T, E>.Completion
   ) {
     let first = RunHandle()
-    let loop = RetryLoop(
-      upstream: upstream, retries: retries, first: first, backoff: backoff, shouldRetry: shouldRetry,
-      completion: completion)
+    let held = Held(upstream: upstream, backoff: backoff, shouldRetry: shouldRetry, completion: completion)
+    let loop = RetryLoop(retries: retries, first: first, held: held)
     run.onStop { [loop] mode in loop.stop(mode) }
-    loop.attempt(first)
+    loop.attempt(first, of: upstream)
   }
 
+  /// Starts an attempt under `child`, unless the run has ended.
   private func attempt(_ child: RunHandle) {
+    guard let upstream = lock.withLock({ _ in state.held?.upstream }) else { return }
+    attempt(child, of: upstream)
+  }
+
+  private func attempt(_ child: RunHandle, of upstream: Promise<T, E>) {
     upstream._run(under: child) { [self] result in finish(result) }
   }
 
+  /// Ends the run with `result`: delivers it, unless the run has already ended, and lets go of what it held.
+  private func deliver(_ result: Result<T, E>) {
+    guard let held = lock.withLock({ _ in state.end() }) else { return }
+    held.completion(result)
+    Self.release(held)
+  }
+
+  /// Lets go of what an ended run held, in bounded stack: its completion holds the run of an enclosing operator.
+  private static func release(_ held: Held) {
+    var held: Held? = held
+    releaseInBoundedStack(&held)
+  }
+
   private func finish(_ result: Result<T, E>) {
-    guard case .failure(let error) = result else { return completion(result) }
-    switch lock.withLock({ _ in state.failed() }) {
+    guard case .failure(let error) = result else { return deliver(result) }
+    let (failed, held) = lock.withLock { _ in (state.failed(), state.held) }
+    guard let held else { return }  // cancelled as it failed
+    switch failed {
     case .deliver:
-      completion(result)
+      deliver(result)
     case .ask(let remaining):
-      guard shouldRetry(error, remaining) else { return completion(result) }
-      retry(after: error)
+      guard held.shouldRetry(error, remaining) else { return deliver(result) }
+      retry(after: error, backoff: held.backoff)
     }
   }
 
-  private func retry(after error: E) {
+  private func retry(after error: E, backoff: (RetryBackoff, any PromiseScheduler)?) {
     guard let (backoff, scheduler) = backoff else {
       switch lock.withLock({ _ in state.retryNow() }) {
       case .attempt(let child):
@@ -256,7 +298,7 @@ final class RetryLoop<T, E: Error>: @unchecked Sendable {  // its mutable state 
         // start looks its handle up again, so that the deferred closure holds the loop alone (no allocation).
         return _hop({ attempt(child) }, { { self.attempt(self.lock.withLock { _ in self.state.deferredAttempt() }) } })
       case .deliver:
-        return completion(.failure(error))
+        return deliver(.failure(error))
       }
     }
     switch lock.withLock({ _ in state.retryAfterWait(error) }) {
@@ -266,7 +308,7 @@ final class RetryLoop<T, E: Error>: @unchecked Sendable {  // its mutable state 
       }
       if lock.withLock({ _ in state.armed(timer, forRetry: retry) }) == .cancel { timer.cancel() }
     case .deliver:
-      completion(.failure(error))
+      deliver(.failure(error))
     }
   }
 
@@ -279,8 +321,10 @@ final class RetryLoop<T, E: Error>: @unchecked Sendable {  // its mutable state 
     case .stopWait(let timer, let error):
       timer?.cancel()
       // Interrupted while waiting: finish early with the error that caused the wait.
-      if let error { completion(.failure(error)) }
+      if let error { deliver(.failure(error)) }
     }
+    // A cancelled run delivers nothing: let go of what it held.
+    if mode == .cancel, let held = lock.withLock({ _ in state.end() }) { Self.release(held) }
   }
 }
 

@@ -1,78 +1,149 @@
 import Synchronization
 
-/// The work behind `Promise.shared()`: one run of the promise for all the runs of the shared one, counted so that
-/// the work is cancelled when the last run waiting for it is (as Combine's `share` cancels on the last
-/// unsubscription).
+/// The state of `Promise.shared()`'s work: whether the promise runs, for which runs of the shared promise, or what
+/// it delivered.
 ///
-/// A value-type state machine under a lock: every transition returns what the caller must do — start the work,
-/// deliver, cancel the work — and the caller does it once the lock is released, so no completion, cancel handler
-/// or task of the work ever runs under it. The runs waiting for the work are a table a cancelled run leaves (so
-/// what a cancelled run holds is released at once, contract 20.4); its size is the count of live runs.
-final class SharedWork<T, E: Error>: @unchecked Sendable {  // its mutable state is behind `lock`
-  private enum Phase {
-    /// Not running: never run, or every run waiting for the last attempt was cancelled.
+/// A value type whose transitions, called under the engine's lock, return what the engine must do — start the work,
+/// deliver, cancel the work, let go of a run's completion — and the engine does it with the lock released, so no
+/// completion, cancel handler or task of the work ever runs under it, and nothing is freed under it. `phase`:
+///
+/// - `.idle(promise)`: not running — never run, or every run waiting for the last attempt was cancelled. A run that
+///   joins starts an attempt (`.running`).
+/// - `.running(promise, handle, attempt)`: an attempt runs under `handle`; `attempt` is what its completion handler
+///   reports through, told apart from an earlier, cancelled attempt's. A run that joins waits; the last waiting
+///   run cancelled stops the attempt (back to `.idle`); the attempt's result ends it (`.done`).
+/// - `.done(result)`: the result every run receives from now on. The promise is let go, so its chain is freed.
+///
+/// The runs waiting for the running attempt are a table a cancelled run leaves, so what a cancelled run holds is
+/// released at once (contract 20.4); its size is the count of live runs.
+struct SharedStateMachine<T, E: Error, Attempt: AnyObject> {
+  enum Phase {
     case idle(Promise<T, E>)
-    /// Running under `handle`; `attempt` tells a late report of an earlier, cancelled attempt apart.
-    case running(Promise<T, E>, handle: RunHandle, attempt: Int)
-    /// Delivered: the result every run receives from now on. The promise is let go, so its chain is freed.
+    case running(Promise<T, E>, handle: RunHandle, attempt: Attempt)
     case done(Result<T, E>)
   }
 
-  private struct State {
-    var phase: Phase
-    var attempts = 0
-    var nextKey = 0
-    /// The runs waiting for the running attempt, by the order they began in.
-    var waiting: [Int: Promise<T, E>.Completion] = [:]
+  /// What a run of the shared promise does once it has joined.
+  enum Join {
+    /// Deliver the result the work already delivered.
+    case deliver(Result<T, E>)
+    /// Wait for the running attempt, leaving under `key` if cancelled.
+    case wait(key: Int)
+    /// Start an attempt: run `promise` under `handle`, reporting through `attempt`; then wait as for `.wait`.
+    case start(Promise<T, E>, handle: RunHandle, attempt: Attempt, key: Int)
+  }
 
-    /// Adds a waiting run; returns its key.
-    mutating func enter(_ completion: @escaping Promise<T, E>.Completion) -> Int {
-      defer { nextKey += 1 }
-      waiting[nextKey] = completion
-      return nextKey
+  /// What the engine does after a waiting run was cancelled.
+  enum Leave {
+    /// Nothing: the run was no longer waiting.
+    case none
+    /// Let go of the run's completion.
+    case release(Promise<T, E>.Completion)
+    /// Let go of the run's completion; it was the last run waiting, so cancel the attempt's `handle` and cut its
+    /// `attempt` off from the engine, so that its task, if it keeps its completion handler, holds nothing of it.
+    case stop(Promise<T, E>.Completion, handle: RunHandle, attempt: Attempt)
+  }
+
+  private(set) var phase: Phase
+  private var nextKey = 0
+  /// The runs waiting for the running attempt, by the order they began in.
+  private(set) var waiting: [Int: Promise<T, E>.Completion] = [:]
+
+  /// Work that runs `promise` once it is joined.
+  init(_ promise: Promise<T, E>) {
+    phase = .idle(promise)
+  }
+
+  /// A run of the shared promise joins with `completion`; `makeAttempt` makes what a new attempt reports through.
+  mutating func join(_ completion: @escaping Promise<T, E>.Completion, makeAttempt: () -> Attempt) -> Join {
+    switch phase {
+    case .done(let result):
+      return .deliver(result)
+    case .running:
+      return .wait(key: enter(completion))
+    case .idle(let promise):
+      let handle = RunHandle()
+      let attempt = makeAttempt()
+      phase = .running(promise, handle: handle, attempt: attempt)
+      return .start(promise, handle: handle, attempt: attempt, key: enter(completion))
     }
   }
 
-  /// What a run of the shared promise does once the lock is released.
-  private enum Join {
-    case deliver(Result<T, E>)
-    case wait(key: Int)
-    case start(Promise<T, E>, RunHandle, attempt: Int, key: Int)
+  /// The run waiting under `key` was cancelled.
+  mutating func leave(_ key: Int) -> Leave {
+    guard let removed = waiting.removeValue(forKey: key) else { return .none }
+    guard waiting.isEmpty, case .running(let promise, let handle, let attempt) = phase else {
+      return .release(removed)
+    }
+    phase = .idle(promise)  // the next run starts the work again
+    return .stop(removed, handle: handle, attempt: attempt)
   }
+
+  /// `attempt` delivered `result`: the runs to deliver it to, in the order they began; none if the attempt was
+  /// cancelled (its result is not kept: a later run starts the work anew).
+  mutating func finished(_ attempt: Attempt, with result: Result<T, E>) -> [Promise<T, E>.Completion] {
+    guard case .running(_, _, let running) = phase, running === attempt else { return [] }
+    phase = .done(result)
+    defer { waiting = [:] }
+    return waiting.keys.sorted().compactMap { waiting[$0] }
+  }
+
+  private mutating func enter(_ completion: @escaping Promise<T, E>.Completion) -> Int {
+    defer { nextKey += 1 }
+    waiting[nextKey] = completion
+    return nextKey
+  }
+}
+
+/// The work behind `Promise.shared()`: one run of the promise for all the runs of the shared one, counted so that
+/// the work is cancelled when the last run waiting for it is (as Combine's `share` cancels on the last
+/// unsubscription). Its state is `SharedStateMachine`.
+final class SharedWork<T, E: Error>: @unchecked Sendable {  // its mutable state is behind `lock`
+  /// What an attempt's completion handler holds: the work, until the attempt is cancelled or has reported. A task
+  /// that keeps the handler then holds this small object alone, which ignores a late call (contract 6.6).
+  final class Attempt: Sendable {
+    let work: _Lock<SharedWork?>
+
+    init(_ work: SharedWork) {
+      self.work = _Lock(work)
+    }
+
+    /// Reports the attempt's result to the work, unless the attempt was cut off; then cuts it off.
+    func report(_ result: Result<T, E>) {
+      guard let work = work.withLock({ $0 }) else { return }
+      work.finish(self, with: result)
+      cutOff()
+    }
+
+    /// Cuts the attempt off from the work: it was cancelled, or has reported.
+    func cutOff() {
+      let work = work.withLock { $0.take() }
+      withExtendedLifetime(work) {}  // released here, with the lock no longer held
+    }
+  }
+
+  typealias Machine = SharedStateMachine<T, E, Attempt>
 
   /// Guards `state`. A `_Lock<Void>` beside the state rather than a `_Lock` holding it: this engine runs unspecialized
   /// in the caller's module, where a lock whose layout depends on the generic state would look its type up in the
   /// runtime's metadata cache at every transition (see `_Gather`).
   private let lock = _Lock(())
   /// Only read or written inside `lock.withLock`.
-  @exclusivity(unchecked) private var state: State
+  @exclusivity(unchecked) private var state: Machine
 
   init(_ promise: Promise<T, E>) {
-    state = State(phase: .idle(promise))
+    state = Machine(promise)
   }
 
   /// One run of the shared promise: starts the work if it is not running, and waits for it.
   func run(_ run: _TaskRun, completion: @escaping Promise<T, E>.Completion) {
-    let join = lock.withLock { _ -> Join in
-      switch state.phase {
-      case .done(let result):
-        return .deliver(result)
-      case .running:
-        return .wait(key: state.enter(completion))
-      case .idle(let promise):
-        state.attempts += 1
-        let handle = RunHandle()
-        state.phase = .running(promise, handle: handle, attempt: state.attempts)
-        return .start(promise, handle, attempt: state.attempts, key: state.enter(completion))
-      }
-    }
-    switch join {
+    switch lock.withLock({ _ in state.join(completion, makeAttempt: { Attempt(self) }) }) {
     case .deliver(let result):
       completion(result)
     case .wait(let key):
       leave(key, when: run)
     case .start(let promise, let handle, let attempt, let key):
-      promise._run(under: handle) { [self] result in finish(attempt, with: result) }
+      promise._run(under: handle) { result in attempt.report(result) }
       leave(key, when: run)
     }
   }
@@ -82,28 +153,21 @@ final class SharedWork<T, E: Error>: @unchecked Sendable {  // its mutable state
   private func leave(_ key: Int, when run: _TaskRun) {
     run.onStop { [self] mode in
       guard mode == .cancel else { return }
-      let (removed, orphaned) = lock.withLock { _ -> (Promise<T, E>.Completion?, RunHandle?) in
-        guard let removed = state.waiting.removeValue(forKey: key) else { return (nil, nil) }
-        guard state.waiting.isEmpty, case .running(let promise, let handle, _) = state.phase else {
-          return (removed, nil)
-        }
-        state.phase = .idle(promise)  // the next run starts the work again
-        return (removed, handle)
+      switch lock.withLock({ _ in state.leave(key) }) {
+      case .none:
+        break
+      case .release(let removed):
+        withExtendedLifetime(removed) {}  // released here, with the lock no longer held
+      case .stop(let removed, let handle, let attempt):
+        withExtendedLifetime(removed) {}
+        attempt.cutOff()
+        handle.cancel()
       }
-      withExtendedLifetime(removed) {}  // released here, with the lock no longer held
-      orphaned?.cancel()
     }
   }
 
-  /// Keeps attempt `attempt`'s result and delivers it to every waiting run, in the order they began.
-  private func finish(_ attempt: Int, with result: Result<T, E>) {
-    let waiting = lock.withLock { _ -> [Int: Promise<T, E>.Completion] in
-      // The result of an attempt whose runs were all cancelled is not kept: a later run starts the work anew.
-      guard case .running(_, handle: _, attempt: attempt) = state.phase else { return [:] }
-      state.phase = .done(result)
-      defer { state.waiting = [:] }
-      return state.waiting
-    }
-    for key in waiting.keys.sorted() { waiting[key]?(result) }
+  /// Keeps `attempt`'s result and delivers it to every waiting run, in the order they began.
+  private func finish(_ attempt: Attempt, with result: Result<T, E>) {
+    for completion in lock.withLock({ _ in state.finished(attempt, with: result) }) { completion(result) }
   }
 }

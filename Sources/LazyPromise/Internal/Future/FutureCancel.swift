@@ -17,11 +17,30 @@ extension Future {
   /// Completes the future with `error` unless it is completed, stopping its work first.
   @inlinable
   func _cancel(with error: E) {
+    _cancelling(with: error).run()
+  }
+
+  /// Completes the future with `error` unless it is completed, stopping its work first; returns its observers,
+  /// ready to run.
+  @inlinable
+  func _cancelling(with error: E) -> _FutureNodeList {
     var work: UInt = 0
     let action = _state.cancel(work: &work, storing: { _result = .failure(error) })
-    guard case .deliver(let stack) = action else { return }  // already completed: nothing to do
+    guard case .deliver(let stack) = action else { return .empty }  // already completed: nothing to do
     Self._handle(work)?.cancel()
-    _FutureNodeList.delivering(Result<T, E>.failure(error), to: stack).run()
+    return _FutureNodeList.delivering(Result<T, E>.failure(error), to: stack)
+  }
+
+  /// A stage's callback returned this very future to complete it with (Promises/A+ 2.3.1): it would wait for itself
+  /// forever. Reported in debug builds; cancelled where the error type can say "cancelled", else left pending.
+  /// Returns its observers, ready to run.
+  @usableFromInline
+  func _waitingForItself() -> _FutureNodeList {
+    #if DEBUG
+      PromiseDiagnostics.report(PromiseDiagnostic(kind: .futureWaitsForItself, site: PromiseDiagnostic.unknownSite))
+    #endif
+    guard let error = cancelledError(E.self) else { return .empty }
+    return _cancelling(with: error)
   }
 
   /// Makes `handle` the work `cancel()` stops (the run `start()` began), unless the future is already completed.

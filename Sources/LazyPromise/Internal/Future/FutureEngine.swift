@@ -55,6 +55,7 @@ extension Future {
   /// Completes `target` with this future's result, now or once it arrives; returns what became ready now.
   @inlinable
   func _forward(to target: Future<T, E>) -> _FutureNodeList {
+    if self === target { return target._waitingForItself() }
     if _state.isCompleted { return target._settle(_storedResult) }
     let node = _FutureForward(to: target)
     switch _state.register(node) {
