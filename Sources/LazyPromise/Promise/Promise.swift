@@ -10,7 +10,7 @@
 ///
 /// lookup(id: "909253")
 ///   .then(decode)        // Data -> Result<Response, LookupError>
-///   .then(\.results)     // Response -> [Artist]
+///   .map(\.results)      // Response -> [Artist]
 ///   .then(pickRock)      // [Artist] -> Result<Artist, LookupError>
 ///   .run(some: { print($0.artistName) }, none: { print("error:", $0) })
 /// ```
