@@ -1,6 +1,8 @@
 // Everything the library takes from the C library, in one file: the thread-local slot behind the trampoline,
 // the stack depth it measures, and writing diagnostics to standard error without Foundation.
 
+import Synchronization
+
 #if canImport(Darwin)
   import Darwin
 #elseif canImport(Glibc)
@@ -44,12 +46,22 @@ func trampolineState() -> UnsafeMutablePointer<_TrampolineState> {
   return state
 }
 
-/// An address in the caller's stack frame: how deep the stack is, for the trampoline's budget.
+/// How many bytes `_currentStackAddress` allocates: an atomic, so that the optimizer cannot see the count and turn
+/// the allocation back into a fixed one.
+@usableFromInline let _stackProbeBytes = Atomic<Int>(1)
+
+/// An address on the caller's stack: how deep the stack is, for the trampoline's budget.
+///
+/// A dynamic stack allocation, not the address of a local variable: with the address sanitizer's use-after-return
+/// detection on (`ASAN_OPTIONS=detect_stack_use_after_return=1`), a function's locals live in a "fake stack" on the
+/// heap, so a local's address measured nothing and a 1,000,000-stage chain overflowed a 512 KiB thread (contract
+/// 6.1). A dynamic allocation stays on the real stack.
 @inlinable
 @inline(__always)
 func _currentStackAddress() -> UInt {
-  var marker: UInt8 = 0
-  return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+  withUnsafeTemporaryAllocation(byteCount: _stackProbeBytes.load(ordering: .relaxed), alignment: 1) {
+    UInt(bitPattern: $0.baseAddress)
+  }
 }
 
 /// Writes a line to standard error without Foundation.
