@@ -71,19 +71,16 @@ class _Waiter: @unchecked Sendable {
   /// started at, and not after `cancel()`.
   @inlinable
   final func complete<S, F: Error>(_ result: Result<S, F>) {
+    #if DEBUG
+      called.store(true, ordering: .relaxed)
+    #endif
     switch handle._claim(generation) {
     case .accepted:
-      #if DEBUG
-        called.store(true, ordering: .relaxed)
-      #endif
       _Fused.resume(self, with: result)
     case .cancelled:
-      #if DEBUG
-        called.store(true, ordering: .relaxed)
-      #endif
+      break
     case .duplicate:
       #if DEBUG
-        called.store(true, ordering: .relaxed)
         PromiseDiagnostics.report(.completedMoreThanOnce, site: taskSite ?? _Site(file: #fileID, line: #line))
       #endif
     }
