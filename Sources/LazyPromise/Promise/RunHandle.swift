@@ -67,7 +67,7 @@ public final class RunHandle: Sendable {
       let (exchanged, original) = _state.compareExchange(
         expected: state, desired: state | Self._cancelled, ordering: .acquiringAndReleasing)
       if exchanged {
-        let (handlers, stages) = withCancelHandlers { ($0.take(stopping: true), Unchecked($0.takeWaitingStages())) }
+        let (handlers, stages) = withCancelHandlers { ($0.take(stopping: true), $0.takeWaitingStages()) }
         withExtendedLifetime(stages) {}  // the waiting segments' stages, released here, outside the lock
         handlers.run()
         return

@@ -2,7 +2,7 @@ import Synchronization
 
 // The engine side of a run: its state word, exactly-once acceptance of task completions, and the cancel handlers.
 //
-// The state word packs three things, each read with one load:
+// The state word packs four things, each read with one load:
 // - bit 0 (`_cancelled`): `cancel()` won;
 // - bit 1 (`_delivered`): the run delivered;
 // - bit 2 (`_hasHandlers`): a task of this generation may have registered cancel handlers, so a claim must drop
