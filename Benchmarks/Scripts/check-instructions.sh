@@ -52,6 +52,10 @@ measured[promise.flatMap.build+run]=$(per_stage promise.flatMap)
 measured[promise.error.build+run]=$(per_stage promise.error)
 # The join users write: a stage returning a promise made from a task, against callbacks that call the same task.
 measured[callbacks.task.build+run]=$(per_stage callbacks.task)
+# The same join on the smallest generic lazy promise (InstructionCounts/MinimalPromise.swift): what the API's shape
+# costs before any engine (four allocations a stage, as `promise.task`).
+measured[minimal.task.build+run]=$(per_stage minimal.task)
+measured[minimal.taskLoop.iteration]=$(per_stage minimal.taskLoop)
 measured[promise.task.build+run]=$(per_stage promise.task)
 measured[promise.taskLoop.iteration]=$(per_stage promise.taskLoop)
 measured[callbacks.loop.iteration]=$(per_stage callbacks.loop)
@@ -66,8 +70,8 @@ measured[promise.any.100]=$(per_stage promise.any.100)
 measured[promise.zip.3]=$(per_stage promise.zip.3)
 names="callbacks.map.build+run callbacks.map.run promise.map.build+run promise.map.run promise.mapOperator.build+run
 promise.result.build+run
-promise.flatMap.build+run promise.error.build+run callbacks.task.build+run promise.task.build+run
-promise.taskLoop.iteration callbacks.loop.iteration promise.loop.iteration future.map.build+run
+promise.flatMap.build+run promise.error.build+run callbacks.task.build+run minimal.task.build+run promise.task.build+run
+minimal.taskLoop.iteration promise.taskLoop.iteration callbacks.loop.iteration promise.loop.iteration future.map.build+run
 promise.all.child promise.race.100 promise.any.100 promise.zip.3"
 
 if [[ "${1:-}" == "--update" ]]; then
@@ -104,4 +108,8 @@ for name in $names; do
   fi
   printf '%-28s %12s %12s %8s  %s\n' "$name" "$value" "${ceiling:--}" "$ratio" "$verdict"
 done
+awk -v a="${measured[promise.task.build+run]}" -v b="${measured[minimal.task.build+run]}" \
+  'BEGIN { printf "promise.task / minimal.task: %.2f (the engine over the API shape'"'"'s own cost)\n", a / b }'
+awk -v a="${measured[promise.taskLoop.iteration]}" -v b="${measured[minimal.taskLoop.iteration]}" \
+  'BEGIN { printf "promise.taskLoop / minimal.taskLoop: %.2f\n", a / b }'
 (( failures == 0 )) || { echo "$failures scenario(s) over their instruction ceiling." >&2; exit 1; }

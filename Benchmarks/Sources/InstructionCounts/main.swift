@@ -173,6 +173,11 @@ func measure() {
   case "promise.task":
     let chain = promiseTaskChain(stages)
     for _ in 0..<runs { chain.run { consume($0) } }
+  case "minimal.task":
+    let chain = minimalTaskChain(stages)
+    for _ in 0..<runs { chain.task { consume($0) } }
+  case "minimal.taskLoop":
+    for _ in 0..<runs { minimalTaskLoop(stages).task { consume($0) } }
   case "promise.taskLoop":
     for _ in 0..<runs { taskLoop(stages).run { consume($0) } }
   case "callbacks.loop":
