@@ -6,6 +6,8 @@
 @usableFromInline
 class _AnyStage: @unchecked Sendable {
   /// The upstream stage, owned; `nil` when the upstream is a task closure (or there is none).
+  // Unchecked: written by `init`, and taken by a `deinit` (this stage's, or a stage's downstream that holds the
+  // only reference to this one); every other access is a read, so no two accesses can overlap.
   @usableFromInline @exclusivity(unchecked) final var _owner: _AnyStage?
 
   /// How many stages separate this one from its chain's root (which is 1).

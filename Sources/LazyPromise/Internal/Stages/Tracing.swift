@@ -93,6 +93,7 @@ private func spanEnding<U, E, Tracer: PromiseTracer>(
   _ inner: Promise<U, E>, _ stage: PromiseStage, _ tracer: Tracer, _ span: Tracer.Span
 ) -> Promise<U, E> {
   // The promise runs where the untraced stage would run it: inside this task, on the thread that runs the stage.
+  // Unsafe only to the checker (`U` need not be `Sendable`): the promise is run, never shared between threads.
   nonisolated(unsafe) let inner = inner
   let end = SpanEnd(tracer, stage, span)
   return Promise<U, E> { completion, onCancel in
@@ -143,7 +144,8 @@ private func tracedStep<T, Step: ThenStep, Tracer: PromiseTracer>(
     if let promise = step as? Promise<Step.Success, Step.Failure> {
       return spanEnded(promise, stage, tracer, span)
     }
-    // Another conformance to ThenStep: run it as the untraced stage would.
+    // Another conformance to ThenStep: run it as the untraced stage would. Unsafe only to the checker: a step
+    // need not be `Sendable`, and this one is used once, by the run whose stage made it.
     nonisolated(unsafe) let other = step
     let inner = Promise<Step.Success, Step.Failure>(
       _stage: _StepStage(upstream: Promise<Void, Step.Failure>(value: ()), transform: { _ in other }))

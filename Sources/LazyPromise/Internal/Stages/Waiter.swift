@@ -21,17 +21,17 @@ class _Waiter: @unchecked Sendable {
   // or only under the run's lock (`below`); the rest are atomics or constants.
   @usableFromInline let handle: RunHandle
   /// The run's generation when a task was started for this wait: its completion counts only for that generation.
-  @exclusivity(unchecked) @usableFromInline var generation = 0
+  @exclusivity(unchecked) @usableFromInline var generation = 0  // written before the task is given the waiter
   /// The segment's last stage, retained (and through it every stage before it); taken once, by the input or by
   /// `cancel()`. `nil` from the start for a wait at the segment's last stage, where no stage runs again.
   @usableFromInline let stage: Atomic<Unmanaged<_AnyStage>?>
   /// The next waiter out, in the handle's list (an outer segment waiting for this one's output).
-  @exclusivity(unchecked) @usableFromInline var below: Unmanaged<_Waiter>?
+  @exclusivity(unchecked) @usableFromInline var below: Unmanaged<_Waiter>?  // only under the run's lock
   /// Whether the waiter is in the handle's list.
   @usableFromInline let linked = Atomic<Bool>(false)
   #if DEBUG
     /// Where the task this waiter was given to was made; `nil` while it waits for anything else.
-    @exclusivity(unchecked) @usableFromInline var taskSite: _Site?
+    @exclusivity(unchecked) @usableFromInline var taskSite: _Site?  // written before the task is given the waiter
     /// Whether the task's completion handler was called.
     @usableFromInline let called = Atomic<Bool>(false)
   #endif
