@@ -61,7 +61,7 @@ extension Promise {
   public func then<U>(
     _ transform: @escaping @Sendable (T) -> U, file: StaticString = #fileID, line: UInt = #line
   ) -> Promise<U, E> {
-    if _slowPath(_isTracing()), let traced = _tracedMap(transform, .then, file, line) {
+    if _slowPath(_isTracing()), let traced = _traced(.value(transform), .then, file, line) {
       return traced
     }
     return Promise<U, E>(_stage: _ValueStage(upstream: self, .value(transform)))
@@ -111,7 +111,7 @@ extension Promise {
   public func map<U>(
     _ transform: @escaping @Sendable (T) -> U, file: StaticString = #fileID, line: UInt = #line
   ) -> Promise<U, E> {
-    if _slowPath(_isTracing()), let traced = _tracedMap(transform, .map, file, line) {
+    if _slowPath(_isTracing()), let traced = _traced(.value(transform), .map, file, line) {
       return traced
     }
     return Promise<U, E>(_stage: _ValueStage(upstream: self, .value(transform)))
@@ -155,7 +155,7 @@ extension Promise {
   public func flatMap<U>(
     _ transform: @escaping @Sendable (T) -> Promise<U, E>, file: StaticString = #fileID, line: UInt = #line
   ) -> Promise<U, E> {
-    if _slowPath(_isTracing()), let traced = _tracedFlatMap(transform, .flatMap, file, line) {
+    if _slowPath(_isTracing()), let traced = _traced(.promise(transform), .flatMap, file, line) {
       return traced
     }
     return Promise<U, E>(_stage: _ValueStage(upstream: self, .promise(transform)))
@@ -166,7 +166,7 @@ extension Promise {
   func _attemptMap<U>(
     _ transform: @escaping @Sendable (T) -> Result<U, E>, kind: PromiseStage.Kind, file: StaticString, line: UInt
   ) -> Promise<U, E> {
-    if _slowPath(_isTracing()), let traced = _tracedAttemptMap(transform, kind, file, line) {
+    if _slowPath(_isTracing()), let traced = _traced(.result(transform), kind, file, line) {
       return traced
     }
     return Promise<U, E>(_stage: _ValueStage(upstream: self, .result(transform)))

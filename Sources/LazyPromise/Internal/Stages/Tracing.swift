@@ -154,33 +154,21 @@ private func tracedStep<T, Step: ThenStep, Tracer: PromiseTracer>(
 }
 
 extension Promise {
+  /// The stage `function` makes, reported to the current tracer as a `kind` stage made at `file`:`line`; `nil`
+  /// when no tracer is installed.
   @usableFromInline
-  func _tracedMap<U>(
-    _ transform: @escaping @Sendable (T) -> U, _ kind: PromiseStage.Kind, _ file: StaticString, _ line: UInt
+  func _traced<U>(
+    _ function: _ValueFunction<T, U, E>, _ kind: PromiseStage.Kind, _ file: StaticString, _ line: UInt
   ) -> Promise<U, E>? {
     guard let tracer = _currentTracer() else { return nil }
     let stage = PromiseStage(kind: kind, fileID: file, line: line)
-    return Promise<U, E>(_stage: _ValueStage(upstream: self, .value(tracedValue(transform, stage, tracer))))
-  }
-
-  @usableFromInline
-  func _tracedAttemptMap<U>(
-    _ transform: @escaping @Sendable (T) -> Result<U, E>, _ kind: PromiseStage.Kind, _ file: StaticString,
-    _ line: UInt
-  ) -> Promise<U, E>? {
-    guard let tracer = _currentTracer() else { return nil }
-    let stage = PromiseStage(kind: kind, fileID: file, line: line)
-    return Promise<U, E>(_stage: _ValueStage(upstream: self, .result(tracedResult(transform, stage, tracer))))
-  }
-
-  @usableFromInline
-  func _tracedFlatMap<U>(
-    _ transform: @escaping @Sendable (T) -> Promise<U, E>, _ kind: PromiseStage.Kind, _ file: StaticString,
-    _ line: UInt
-  ) -> Promise<U, E>? {
-    guard let tracer = _currentTracer() else { return nil }
-    let stage = PromiseStage(kind: kind, fileID: file, line: line)
-    return Promise<U, E>(_stage: _ValueStage(upstream: self, .promise(tracedPromise(transform, stage, tracer))))
+    let traced: _ValueFunction<T, U, E> =
+      switch function {
+      case .value(let transform): .value(tracedValue(transform, stage, tracer))
+      case .result(let transform): .result(tracedResult(transform, stage, tracer))
+      case .promise(let transform): .promise(tracedPromise(transform, stage, tracer))
+      }
+    return Promise<U, E>(_stage: _ValueStage(upstream: self, traced))
   }
 
   @usableFromInline
