@@ -160,12 +160,14 @@ extension _Source {
   /// A caller's task is given a completion handler whose one capture is the waiter, so that the handler allocates
   /// nothing of its own; the waiter admits the result (`_Waiter.complete`).
   @inlinable
-  func start(_ handle: RunHandle, resuming waiter: _Waiter) {
+  func start(_ handle: RunHandle, resuming waiter: consuming _Waiter) {
     switch self {
     case .result(let result):
       guard !handle._isCancelled else { return }
+      let waiter = consume waiter
       _hop({ _Fused.resume(waiter, with: result) }, { { _Fused.resume(waiter, with: result) } })
     case .stage(let upstream):
+      let waiter = consume waiter
       Self.startStage(upstream, handle, joining: true) { _Fused.resume(waiter, with: $0) }
     case .task(let task, let site):
       guard !handle._isCancelled else { return }
@@ -175,6 +177,7 @@ extension _Source {
       #else
         _ = site
       #endif
+      let waiter = consume waiter  // moved into the handler: no retain of its own
       task { waiter.complete($0) }
     }
   }
