@@ -10,8 +10,8 @@
 ///   called) → `.running` (`started` gave its handle) → `.delivered` (`received`); an input that delivers before
 ///   its `run` returns skips `.running`. A result received while no one drives, with inputs left to start, makes
 ///   its receiver the driver. `stop(.interrupt)` marks the run, which stays `.running`.
-/// - `.finished`: `begin` with no inputs, a decisive result, the last result and `stop(.cancel)` end the run; every later
-///   event is ignored, except that an input whose `run` returns only now is cancelled.
+/// - `.finished`: `begin` with no inputs, a decisive result, the last result and `stop(.cancel)` end the run; every
+///   later event is ignored, except that an input whose `run` returns only now is cancelled.
 ///
 /// `all`, `allSettled`, `race`, `any` and `first(of:where:)` are `@inlinable` down to this engine, so the caller's
 /// module specializes it for its `T` and `E` and no type is looked up in the runtime's metadata cache per input:
@@ -28,12 +28,12 @@
 /// tuple had taken the unspecialized `Promise.all` from 11,527 to 14,020 instructions per input, against 8,917 without
 /// them.
 ///
-/// What the run holds besides its state — the inputs and the function that delivers — is `held`, outside `running`
-/// and never in an `Action`: carried in `Running` and handed over in the `.finish` action, they had taken the
-/// unspecialized `zip` of 3 from 96,051 to 102,863 instructions a run (`check-instructions.sh`, `promise.zip.3`).
-/// `end` hands it to the engine once the run is decided (to deliver with, then let go of), and `stop(.cancel)` when
-/// it is cancelled; so a handler that a task keeps after that holds the engine alone, which ignores a late call
-/// (contract 6.6).
+/// What the run holds besides its state — the inputs and the function that delivers — is `inputs` and `deliver`,
+/// outside `running` and never in an `Action`: carried in `Running` and handed over in the `.finish` action, they had
+/// taken the unspecialized `zip` of 3 from 96,051 to 102,863 instructions a run (`check-instructions.sh`,
+/// `promise.zip.3`). `end` hands them to the engine once the run is decided (to deliver with, then let go of), and
+/// `stop(.cancel)` when it is cancelled; so a handler that a task keeps after that holds the engine alone, which
+/// ignores a late call (contract 6.6).
 ///
 /// An event that cannot happen traps with the state and the event: `begin` twice, the driver asking for an input
 /// while not driving, an input returning its handle twice or delivering twice.
@@ -43,7 +43,8 @@ struct _GatherStateMachine<T, E: Error> {
   @usableFromInline
   typealias Finish = @Sendable (_ decisive: Result<T, E>?, _ results: [Result<T, E>?]) -> Void
 
-  /// What a run holds until it ends.
+  /// What a run held, handed to the engine when it ends: no inputs and a `finish` that does nothing if a cancel
+  /// took it first.
   @usableFromInline
   struct Held {
     @usableFromInline let inputs: [Promise<T, E>]
@@ -90,7 +91,7 @@ struct _GatherStateMachine<T, E: Error> {
     /// Interrupt these inputs, the ones running.
     case interrupt([RunHandle])
     /// Cancel these inputs, the ones running, then let go of what the run held (if `end` had not taken it).
-    case cancel([RunHandle], ended: Held?)
+    case cancel([RunHandle], ended: Held)
   }
 
   /// A run that is not decided yet.
@@ -125,16 +126,21 @@ struct _GatherStateMachine<T, E: Error> {
   /// private setter).
   @usableFromInline var phase = _GatherPhase.running
   @usableFromInline var running: Running
-  /// What the run holds until it ends; `nil` once `end` or a cancel took it.
-  @usableFromInline var held: Held?
+  /// What the run holds until it ends, the inputs and the function that delivers: none and a function that does
+  /// nothing once `end` took them. Not optionals: by metadata look-ups where the engine runs unspecialized, an optional
+  /// `deliver` cost `promise.race.100` 333 instructions a run, and one optional `Held` field `promise.zip.3` 1,124
+  /// (`check-instructions.sh`).
+  @usableFromInline var inputs: [Promise<T, E>]
+  @usableFromInline var deliver: Finish
 
-  /// A run over `held.inputs`, at most `limit` of them running at once (all of them if `nil`).
+  /// A run over `inputs` that delivers with `finish`, at most `limit` inputs running at once (all of them if `nil`).
   @inlinable
-  init(_ held: Held, rule: Rule, limit: Int?) {
-    let count = held.inputs.count
+  init(_ inputs: [Promise<T, E>], rule: Rule, limit: Int?, finish: @escaping Finish) {
+    let count = inputs.count
     self.rule = rule
     self.limit = max(1, limit ?? count)
-    self.held = held
+    self.inputs = inputs
+    deliver = finish
     running = Running(
       slots: Array(repeating: .waiting, count: count), results: Array(repeating: nil, count: count))
   }
@@ -156,7 +162,7 @@ struct _GatherStateMachine<T, E: Error> {
   /// turn ends even if the run ends meanwhile; none once the run has ended.
   @inlinable
   func inputsForTurn() -> [Promise<T, E>] {
-    held?.inputs ?? []
+    inputs
   }
 
   /// The driver asks for the next input to start; `nil` ends its turn.
@@ -242,9 +248,7 @@ struct _GatherStateMachine<T, E: Error> {
     case .cancel:
       let handles = phase == .running ? running.handles() : []
       finish()
-      let ended = held.take()
-      guard !handles.isEmpty || ended != nil else { return .none }
-      return .cancel(handles, ended: ended)
+      return .cancel(handles, ended: end())
     case .interrupt:
       guard phase == .running else { return .none }
       running.interrupted = true
@@ -253,11 +257,14 @@ struct _GatherStateMachine<T, E: Error> {
   }
 
   /// Ends the run after its `.finish` action, or in the engine's `deinit`: what it held, to deliver with and let go
-  /// of; `nil` if a cancel took it first.
+  /// of; empty if a cancel took it first.
   @inlinable
-  mutating func end() -> Held? {
+  mutating func end() -> Held {
     if phase == .running { finish() }
-    return held.take()
+    let held = Held(inputs: inputs, finish: deliver)
+    inputs = []
+    deliver = { _, _ in }  // a closure that captures nothing: no allocation
+    return held
   }
 
   /// Ends the run: nothing more is started or delivered, and the slots (results, handles) are let go.
@@ -302,18 +309,19 @@ final class _Gather<T: Sendable, E: Error>: @unchecked Sendable {  // its mutabl
   @usableFromInline typealias Machine = _GatherStateMachine<T, E>
 
   @usableFromInline let lock = _StateLock()  // guards `machine`, kept beside it: see `_StateLock`
-  @usableFromInline @exclusivity(unchecked) var machine: Machine  // only touched through `lock.withLock(&machine)`
+  /// Only touched through `lock.withLock(&machine)`, or alone in `deinit`.
+  @usableFromInline @exclusivity(unchecked) var machine: Machine
 
   @inlinable
   init(_ inputs: [Promise<T, E>], rule: Machine.Rule, limit: Int? = nil, finish: @escaping Machine.Finish) {
-    machine = Machine(Machine.Held(inputs: inputs, finish: finish), rule: rule, limit: limit)
+    machine = Machine(inputs, rule: rule, limit: limit, finish: finish)
   }
 
   deinit {
     // A run that never ended keeps what it held until now. Its `finish` holds the run of the enclosing combinator,
     // so nested combinators' runs are a chain that would otherwise be freed recursively.
-    guard machine.held != nil else { return }
-    var held = machine.held.take()
+    guard machine.phase == .running else { return }  // ended: the engine calls `end` after every `.finish`
+    var held: Machine.Held? = machine.end()
     releaseInBoundedStack(&held)
   }
 
@@ -349,7 +357,7 @@ final class _Gather<T: Sendable, E: Error>: @unchecked Sendable {  // its mutabl
     case .finish(let decisive, let results, let cancel):
       for handle in cancel { handle.cancel() }
       let held = lock.withLock(&machine) { $0.end() }
-      held?.finish(decisive, results)
+      held.finish(decisive, results)
     // `held` is released here, with the lock no longer held, and not through the trampoline: what it holds is
     // shallow by now (the enclosing run's continuation, whose engine has already ended or runs on; input promises
     // their owners still hold), so this release does not recurse down a chain.

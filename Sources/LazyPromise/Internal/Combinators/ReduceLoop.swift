@@ -114,7 +114,8 @@ final class ReduceLoop<T, E: Error, Accumulated>: @unchecked Sendable {  // its 
   typealias Machine = ReduceStateMachine<T, E, Accumulated>
 
   private let lock = _StateLock()  // guards `state`, kept beside it: see `_StateLock`
-  @exclusivity(unchecked) private var state: Machine  // only touched through `lock.withLock(&state)`
+  /// Only touched through `lock.withLock(&state)`, or alone in `deinit`.
+  @exclusivity(unchecked) private var state: Machine
 
   private init(_ held: Machine.Held, initial: Accumulated) {
     state = Machine(held, initial: initial)

@@ -224,7 +224,8 @@ final class RetryLoop<T, E: Error>: @unchecked Sendable {  // its mutable state 
     let completion: Promise<T, E>.Completion
   }
   private let lock = _StateLock()  // guards `state`, kept beside it: see `_StateLock`
-  @exclusivity(unchecked) private var state: RetryStateMachine<E, Held>  // only touched through `lock.withLock(&state)`
+  /// Only touched through `lock.withLock(&state)`, or alone in `deinit`.
+  @exclusivity(unchecked) private var state: RetryStateMachine<E, Held>
 
   private init(retries: Int, first: RunHandle, held: Held) {
     state = RetryStateMachine(retries: retries, first: first, held: held)

@@ -125,7 +125,8 @@ final class SharedWork<T, E: Error>: @unchecked Sendable {  // its mutable state
   typealias Machine = SharedStateMachine<T, E, Attempt>
 
   private let lock = _StateLock()  // guards `state`, kept beside it: see `_StateLock`
-  @exclusivity(unchecked) private var state: Machine  // only touched through `lock.withLock(&state)`
+  /// Only touched through `lock.withLock(&state)`.
+  @exclusivity(unchecked) private var state: Machine
 
   init(_ promise: Promise<T, E>) {
     state = Machine(promise)

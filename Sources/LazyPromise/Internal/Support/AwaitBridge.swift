@@ -58,7 +58,8 @@ final class AwaitBridge<T: Sendable, E: Error>: @unchecked Sendable {  // its mu
 
   private let handle = RunHandle()
   private let lock = _StateLock()  // guards `state`, kept beside it: see `_StateLock`
-  @exclusivity(unchecked) private var state = Machine()  // only touched through `lock.withLock(&state)`
+  /// Only touched through `lock.withLock(&state)`.
+  @exclusivity(unchecked) private var state = Machine()
 
   /// Stores the continuation, then starts the run (unless the task was cancelled first and `cancelled` can say
   /// so).

@@ -23,7 +23,7 @@ import Synchronization
 ///
 /// // A generic engine's state machine: kept beside the lock and passed to it (`_StateLock`, which says why).
 /// private let lock = _StateLock()  // guards `state`
-/// @exclusivity(unchecked) private var state: RetryStateMachine<E, Held>  // only touched through `lock.withLock(&state)`
+/// @exclusivity(unchecked) private var state: RetryStateMachine<E, Held>  // only touched through `lock`
 /// let action = lock.withLock(&state) { $0.failed() }
 /// perform(action)  // after the lock is released
 /// ```
