@@ -66,12 +66,12 @@ extension _Lock: @unchecked Sendable {}  // the mutex is what makes sharing the 
 /// machine that the engine keeps beside it, in a stored property, and that each critical section is handed:
 /// `lock.withLock(&state) { $0.event() }`.
 ///
-/// Why beside the lock, not in it: `Mutex` comes from the resilient Synchronization module, so a `_Lock` whose state
-/// is generic has a layout known only at run time, and every critical section of an engine that runs unspecialized
-/// (`zip`; any combinator called from generic code) looks the lock's type up in the runtime's metadata cache. Measured
-/// with `bash Benchmarks/Scripts/check-instructions.sh` (Swift 6.3.1, x86-64), `_Gather` with its machine held by a
-/// `_Lock` took `promise.zip.3` from 99,955 to 106,143 instructions a run (+6.2 %) and the specialized
-/// `promise.race.100` from 16,533 to 17,536 (+6.1 %).
+/// Why beside the lock, not in it: `Mutex` is a resilient type of the Synchronization module, so the layout of a
+/// `Mutex` holding anything but `Void` is found at run time, by looking `Mutex<State>` up in the runtime's metadata
+/// cache. Measured with `bash Benchmarks/Scripts/check-instructions.sh` (Swift 6.3.1, x86-64), `_Gather` with its
+/// machine held by a `_Lock` took `promise.zip.3`, where the engine runs unspecialized, from 99,228 to 105,546
+/// instructions a run (+6.4 %), and `promise.race.100`, specialized, from 16,417 to 19,209 (+17 %, 3,590 of them
+/// instantiating that metadata).
 ///
 /// The state's property is declared `@exclusivity(unchecked)`: this lock is what makes its accesses exclusive, and
 /// the run-time exclusivity check would only add a call to each.
