@@ -1,4 +1,5 @@
 import LazyPromiseTestSupport
+import Synchronization
 import Testing
 
 @testable import LazyPromise
@@ -24,9 +25,44 @@ struct GatherStateTests {
     }
   }
 
+  /// What a stop says, in a form a test can compare: the handles by identity, and how many inputs the run still held.
+  enum Stopped: Equatable {
+    case none
+    case interrupt([ObjectIdentifier])
+    case cancel([ObjectIdentifier], inputsLetGo: Int)
+
+    init(_ stop: Machine.Stop) {
+      switch stop {
+      case .none: self = .none
+      case .interrupt(let handles): self = .interrupt(handles.map(ObjectIdentifier.init))
+      case .cancel(let handles, let ended):
+        self = .cancel(handles.map(ObjectIdentifier.init), inputsLetGo: ended.inputs.count)
+      }
+    }
+  }
+
+  /// A machine over `count` inputs that each deliver `count`; its `finish` records what it is called with.
+  static func machine(
+    _ count: Int, rule: Machine.Rule, limit: Int?, finished: Recorded? = nil
+  ) -> Machine {
+    let inputs = Array(repeating: Promise<Int, TestError>(value: count), count: count)
+    return Machine(inputs, rule: rule, limit: limit) { decisive, results in finished?.record(decisive, results) }
+  }
+
+  /// The calls of a machine's `finish`.
+  final class Recorded: Sendable {
+    let calls = Mutex<[(Result<Int, TestError>?, [Result<Int, TestError>?])]>([])
+
+    func record(_ decisive: Result<Int, TestError>?, _ results: [Result<Int, TestError>?]) {
+      calls.withLock { $0.append((decisive, results)) }
+    }
+
+    var count: Int { calls.withLock { $0.count } }
+  }
+
   /// A machine whose run has begun and started every input under a handle of its own.
-  static func allStarted(_ count: Int, rule: Machine.Rule) -> (Machine, [RunHandle]) {
-    var machine = Machine(count: count, rule: rule, limit: nil)
+  static func allStarted(_ count: Int, rule: Machine.Rule, finished: Recorded? = nil) -> (Machine, [RunHandle]) {
+    var machine = Self.machine(count, rule: rule, limit: nil, finished: finished)
     #expect(Did(machine.begin()) == .drive)
     var handles: [RunHandle] = []
     while let index = machine.nextToStart() {
@@ -45,14 +81,14 @@ struct GatherStateTests {
 
   @Test("with no inputs, begin finishes at once with no results")
   func noInputsFinishAtBegin() {
-    var machine = Machine(count: 0, rule: .allSucceed, limit: nil)
+    var machine = Self.machine(0, rule: .allSucceed, limit: nil)
     #expect(Did(machine.begin()) == .finish(decisive: nil, results: [], cancel: []))
     #expect(Self.isFinished(machine))
   }
 
   @Test("begin makes the caller the driver, which gets the inputs in order up to the limit")
   func driverStartsUpToTheLimit() {
-    var machine = Machine(count: 3, rule: .allSucceed, limit: 2)
+    var machine = Self.machine(3, rule: .allSucceed, limit: 2)
     #expect(Did(machine.begin()) == .drive)
     #expect(machine.nextToStart() == 0)
     #expect(machine.nextToStart() == 1)
@@ -64,7 +100,7 @@ struct GatherStateTests {
 
   @Test("a result that frees a place makes its receiver the driver when no one drives")
   func resultMakesTheNextDriver() {
-    var machine = Machine(count: 2, rule: .allSucceed, limit: 1)
+    var machine = Self.machine(2, rule: .allSucceed, limit: 1)
     _ = machine.begin()
     #expect(machine.nextToStart() == 0)
     #expect(machine.started(0, handle: RunHandle()) == .keep)
@@ -75,7 +111,7 @@ struct GatherStateTests {
 
   @Test("a result received while the driver drives leaves the starting to it, and its handle is not kept")
   func synchronousResultWhileDriving() {
-    var machine = Machine(count: 2, rule: .allSucceed, limit: nil)
+    var machine = Self.machine(2, rule: .allSucceed, limit: nil)
     _ = machine.begin()
     #expect(machine.nextToStart() == 0)
     #expect(Did(machine.received(.success(10), from: 0)) == .none, "delivered before its run returned")
@@ -83,7 +119,9 @@ struct GatherStateTests {
     #expect(machine.nextToStart() == 1)
     let second = RunHandle()
     #expect(machine.started(1, handle: second) == .keep)
-    #expect(machine.cancel().map(ObjectIdentifier.init) == Self.ids([second]), "the delivered input is not cancelled")
+    #expect(
+      Stopped(machine.stop(.cancel)) == .cancel(Self.ids([second]), inputsLetGo: 2),
+      "the delivered input is not cancelled")
   }
 
   /// A combinator's rule, and the results its inputs deliver, in that order, up to the one that ends the run.
@@ -152,12 +190,12 @@ struct GatherStateTests {
 
   @Test("interrupt returns the running inputs, marks those started later, and results are still collected")
   func interruptKeepsCollecting() {
-    var machine = Machine(count: 2, rule: .allSucceed, limit: 1)
+    var machine = Self.machine(2, rule: .allSucceed, limit: 1)
     _ = machine.begin()
     #expect(machine.nextToStart() == 0)
     let first = RunHandle()
     #expect(machine.started(0, handle: first) == .keep)
-    #expect(machine.interrupt().map(ObjectIdentifier.init) == Self.ids([first]))
+    #expect(Stopped(machine.stop(.interrupt)) == .interrupt(Self.ids([first])))
     #expect(machine.nextToStart() == nil)
     #expect(Did(machine.received(.success(1), from: 0)) == .drive)
     #expect(machine.nextToStart() == 1)
@@ -169,13 +207,14 @@ struct GatherStateTests {
 
   @Test("cancel returns the running inputs and finishes; an input started afterwards is cancelled")
   func cancelFinishes() {
-    var machine = Machine(count: 3, rule: .allSucceed, limit: nil)
+    var machine = Self.machine(3, rule: .allSucceed, limit: nil)
     _ = machine.begin()
     #expect(machine.nextToStart() == 0)
     let first = RunHandle()
     #expect(machine.started(0, handle: first) == .keep)
     #expect(machine.nextToStart() == 1)
-    #expect(machine.cancel().map(ObjectIdentifier.init) == Self.ids([first]), "input 1 has no handle yet")
+    #expect(
+      Stopped(machine.stop(.cancel)) == .cancel(Self.ids([first]), inputsLetGo: 3), "input 1 has no handle yet")
     #expect(Self.isFinished(machine))
     #expect(machine.started(1, handle: RunHandle()) == .cancel)
     #expect(machine.nextToStart() == nil, "the driver's turn ends")
@@ -186,8 +225,8 @@ struct GatherStateTests {
     var (machine, _) = Self.allStarted(2, rule: .first)
     _ = machine.received(.success(1), from: 0)
     #expect(Self.isFinished(machine))
-    #expect(machine.cancel().isEmpty)
-    #expect(machine.interrupt().isEmpty)
+    #expect(Stopped(machine.stop(.interrupt)) == .none)
+    #expect(Stopped(machine.stop(.cancel)) == .cancel([], inputsLetGo: 2), "the run is decided, but not ended yet")
     #expect(Did(machine.received(.success(2), from: 1)) == .none)
     #expect(machine.nextToStart() == nil)
     #expect(Self.isFinished(machine))
@@ -195,9 +234,49 @@ struct GatherStateTests {
 
   @Test("a run cancelled before it began does nothing when it begins")
   func cancelledBeforeBegin() {
-    var machine = Machine(count: 2, rule: .allSucceed, limit: nil)
-    #expect(machine.cancel().isEmpty)
+    var machine = Self.machine(2, rule: .allSucceed, limit: nil)
+    #expect(Stopped(machine.stop(.cancel)) == .cancel([], inputsLetGo: 2))
     #expect(Did(machine.begin()) == .none)
     #expect(machine.nextToStart() == nil)
+  }
+
+  @Test("end hands over the inputs and the function that delivers, once; a second end and a later cancel find none")
+  func endHandsOverWhatTheRunHeld() {
+    let finished = Recorded()
+    var machine = Self.machine(2, rule: .first, limit: nil, finished: finished)
+    #expect(machine.inputsForTurn().count == 2)
+    #expect(Did(machine.begin()) == .drive)
+    #expect(machine.nextToStart() == 0)
+    #expect(Did(machine.received(.success(5), from: 0)) == .finish(decisive: .success(5), results: [], cancel: []))
+    let held = machine.end()
+    #expect(held.inputs.count == 2)
+    #expect(machine.inputsForTurn().isEmpty, "a driver's next turn starts nothing")
+    held.finish(.success(5), [])
+    #expect(finished.count == 1)
+    let again = machine.end()
+    #expect(again.inputs.isEmpty)
+    again.finish(.success(6), [])
+    #expect(finished.count == 1, "what a second end hands over delivers nothing")
+    #expect(Stopped(machine.stop(.cancel)) == .cancel([], inputsLetGo: 0))
+  }
+
+  @Test("a cancel between a decision and its end takes what the run held: the delivery finds nothing to call")
+  func cancelBeforeEndWins() {
+    let finished = Recorded()
+    var (machine, handles) = Self.allStarted(2, rule: .allSucceed, finished: finished)
+    #expect(
+      Did(machine.received(.failure(.first), from: 0))
+        == .finish(decisive: .failure(.first), results: [], cancel: Self.ids([handles[1]])))
+    #expect(Stopped(machine.stop(.cancel)) == .cancel([], inputsLetGo: 2))
+    machine.end().finish(.failure(.first), [])
+    #expect(finished.count == 0)
+  }
+
+  @Test("ending a run that was never decided finishes it: every later event is ignored")
+  func endFinishesARunningRun() {
+    var (machine, _) = Self.allStarted(2, rule: .allSucceed)
+    #expect(machine.end().inputs.count == 2)
+    #expect(Self.isFinished(machine))
+    #expect(Did(machine.received(.success(1), from: 0)) == .none)
   }
 }

@@ -61,7 +61,8 @@ extension Future {
     _ label: String, printer: @escaping @Sendable (String) -> Void = { print($0) }
   ) -> Future<T, E> {
     if result == nil { printer("\(label): pending") }
-    // Weak: an observer holding its own future would keep a future that never completes alive.
+    // Weak: an observer holding its own future would keep a future that never completes alive. Unsafe only to the
+    // checker (`T` need not be `Sendable`): the closure reads `isCancelled`, an atomic load.
     nonisolated(unsafe) weak let future = self
     return always { result in
       printer("\(label): \(future?.isCancelled == true ? "cancelled" : describeOutcome(result))")

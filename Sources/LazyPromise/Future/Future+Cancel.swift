@@ -101,6 +101,8 @@ extension Future {
     _ task: (_ completion: @escaping Completion, _ onCancel: @escaping OnCancel) -> Void
   ) {
     self.init(_pending: ())
+    // Unsafe only to the checker (`T` need not be `Sendable`): a resolver completes its future through the future's
+    // atomic state word, from any thread.
     nonisolated(unsafe) let resolver = Resolver(_future: self, _site: _Site(file: file, line: line))
     task({ resolver.complete($0) }, { resolver.onCancel($0) })
   }

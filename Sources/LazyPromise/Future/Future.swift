@@ -101,6 +101,8 @@ public final class Future<T, E: Error>: _FutureResultSlot<Result<T, E>?> {
     file: StaticString = #fileID, line: UInt = #line, _ task: (_ completion: @escaping Completion) -> Void
   ) {
     self.init(_pending: ())
+    // Unsafe only to the checker (`T` need not be `Sendable`): a resolver completes its future through the future's
+    // atomic state word, from any thread.
     nonisolated(unsafe) let resolver = Resolver(_future: self, _site: _Site(file: file, line: line))
     task { resolver.complete($0) }
   }

@@ -9,9 +9,9 @@
 ///   running at once) until it gets `nil`. Each input's slot goes `.waiting` → `.starting` (its `run` is being
 ///   called) → `.running` (`started` gave its handle) → `.delivered` (`received`); an input that delivers before
 ///   its `run` returns skips `.running`. A result received while no one drives, with inputs left to start, makes
-///   its receiver the driver. `interrupt` marks the run, which stays `.running`.
-/// - `.finished`: `begin` with no inputs, a decisive result, the last result and `cancel` end the run; every later
-///   event is ignored, except that an input whose `run` returns only now is cancelled.
+///   its receiver the driver. `stop(.interrupt)` marks the run, which stays `.running`.
+/// - `.finished`: `begin` with no inputs, a decisive result, the last result and `stop(.cancel)` end the run; every
+///   later event is ignored, except that an input whose `run` returns only now is cancelled.
 ///
 /// `all`, `allSettled`, `race`, `any` and `first(of:where:)` are `@inlinable` down to this engine, so the caller's
 /// module specializes it for its `T` and `E` and no type is looked up in the runtime's metadata cache per input:
@@ -28,10 +28,35 @@
 /// tuple had taken the unspecialized `Promise.all` from 11,527 to 14,020 instructions per input, against 8,917 without
 /// them.
 ///
+/// What the run holds besides its state — the inputs and the function that delivers — is `inputs` and `deliver`,
+/// outside `running` and never in an `Action`: carried in `Running` and handed over in the `.finish` action, they had
+/// taken the unspecialized `zip` of 3 from 96,051 to 102,863 instructions a run (`check-instructions.sh`,
+/// `promise.zip.3`). `end` hands them to the engine once the run is decided (to deliver with, then let go of), and
+/// `stop(.cancel)` when it is cancelled; so a handler that a task keeps after that holds the engine alone, which
+/// ignores a late call (contract 6.6).
+///
 /// An event that cannot happen traps with the state and the event: `begin` twice, the driver asking for an input
 /// while not driving, an input returning its handle twice or delivering twice.
 @usableFromInline
 struct _GatherStateMachine<T, E: Error> {
+  /// Delivers the combined result: `decisive` if one input decided it, otherwise every input's result.
+  @usableFromInline
+  typealias Finish = @Sendable (_ decisive: Result<T, E>?, _ results: [Result<T, E>?]) -> Void
+
+  /// What a run held, handed to the engine when it ends: no inputs and a `finish` that does nothing if a cancel
+  /// took it first.
+  @usableFromInline
+  struct Held {
+    @usableFromInline let inputs: [Promise<T, E>]
+    @usableFromInline let finish: Finish
+
+    @inlinable
+    init(inputs: [Promise<T, E>], finish: @escaping Finish) {
+      self.inputs = inputs
+      self.finish = finish
+    }
+  }
+
   /// When the combined run is decided.
   @usableFromInline
   enum Rule {
@@ -57,6 +82,16 @@ struct _GatherStateMachine<T, E: Error> {
     /// The run is decided by `decisive` (or, when `nil`, by `results`, which then holds every input's result):
     /// cancel the inputs still running, then deliver.
     case finish(decisive: Result<T, E>?, results: [Result<T, E>?], cancel: [RunHandle])
+  }
+
+  /// What the engine does after the run was stopped.
+  @usableFromInline
+  enum Stop {
+    case none
+    /// Interrupt these inputs, the ones running.
+    case interrupt([RunHandle])
+    /// Cancel these inputs, the ones running, then let go of what the run held (if `end` had not taken it).
+    case cancel([RunHandle], ended: Held)
   }
 
   /// A run that is not decided yet.
@@ -91,11 +126,21 @@ struct _GatherStateMachine<T, E: Error> {
   /// private setter).
   @usableFromInline var phase = _GatherPhase.running
   @usableFromInline var running: Running
+  /// What the run holds until it ends, the inputs and the function that delivers: none and a function that does
+  /// nothing once `end` took them. Not optionals: by metadata look-ups where the engine runs unspecialized, an optional
+  /// `deliver` cost `promise.race.100` 333 instructions a run, and one optional `Held` field `promise.zip.3` 1,124
+  /// (`check-instructions.sh`).
+  @usableFromInline var inputs: [Promise<T, E>]
+  @usableFromInline var deliver: Finish
 
+  /// A run over `inputs` that delivers with `finish`, at most `limit` inputs running at once (all of them if `nil`).
   @inlinable
-  init(count: Int, rule: Rule, limit: Int?) {
+  init(_ inputs: [Promise<T, E>], rule: Rule, limit: Int?, finish: @escaping Finish) {
+    let count = inputs.count
     self.rule = rule
     self.limit = max(1, limit ?? count)
+    self.inputs = inputs
+    deliver = finish
     running = Running(
       slots: Array(repeating: .waiting, count: count), results: Array(repeating: nil, count: count))
   }
@@ -111,6 +156,13 @@ struct _GatherStateMachine<T, E: Error> {
     }
     running.driving = true
     return .drive
+  }
+
+  /// The driver begins a turn: the inputs (one reference to the array, not a copy of each), which it keeps until the
+  /// turn ends even if the run ends meanwhile; none once the run has ended.
+  @inlinable
+  func inputsForTurn() -> [Promise<T, E>] {
+    inputs
   }
 
   /// The driver asks for the next input to start; `nil` ends its turn.
@@ -185,23 +237,34 @@ struct _GatherStateMachine<T, E: Error> {
     return .drive
   }
 
-  /// The combined run was cancelled: nothing more starts or is delivered; cancel the inputs still running.
+  /// The combined run was stopped.
+  ///
+  /// Cancelled, nothing more starts or is delivered: a run decided but not yet ended (its `.finish` action on its
+  /// way) then finds nothing to deliver with. Interrupted, it runs on with every input interrupted, the running ones
+  /// and every one started from now on, and its results are still collected and delivered.
   @inlinable
-  mutating func cancel() -> [RunHandle] {
-    guard phase == .running else { return [] }
-    let handles = running.handles()
-    finish()
-    return handles
+  mutating func stop(_ mode: _StopMode) -> Stop {
+    switch mode {
+    case .cancel:
+      let handles = phase == .running ? running.handles() : []
+      finish()
+      return .cancel(handles, ended: end())
+    case .interrupt:
+      guard phase == .running else { return .none }
+      running.interrupted = true
+      return .interrupt(running.handles())
+    }
   }
 
-  /// The combined run was interrupted: interrupt the inputs still running, and every input started from now on;
-  /// results are still collected and delivered.
+  /// Ends the run after its `.finish` action, or in the engine's `deinit`: what it held, to deliver with and let go
+  /// of; empty if a cancel took it first.
   @inlinable
-  mutating func interrupt() -> [RunHandle] {
-    guard phase == .running else { return [] }
-    running.interrupted = true
-    let handles = running.handles()
-    return handles
+  mutating func end() -> Held {
+    if phase == .running { finish() }
+    let held = Held(inputs: inputs, finish: deliver)
+    inputs = []
+    deliver = { _, _ in }  // a closure that captures nothing: no allocation
+    return held
   }
 
   /// Ends the run: nothing more is started or delivered, and the slots (results, handles) are let go.
@@ -214,6 +277,8 @@ struct _GatherStateMachine<T, E: Error> {
 
 extension _GatherStateMachine.Rule: Sendable {}
 extension _GatherStateMachine.Action: Sendable where T: Sendable {}
+extension _GatherStateMachine.Held: Sendable where T: Sendable {}
+extension _GatherStateMachine.Stop: Sendable where T: Sendable {}
 
 extension _GatherStateMachine.Running {
   // The loop reads the slots by index, as the engine's generic code did when a slot's size was only known at run
@@ -231,107 +296,59 @@ extension _GatherStateMachine.Running {
 }
 
 /// One run of a combinator: starts the inputs (at most `limit` at once), collects their results, and delivers
-/// once the rule decides, cancelling the inputs still running.
+/// once the rule decides, cancelling the inputs still running. Its state, what it holds included, is
+/// `_GatherStateMachine`; each event takes the lock once, and the engine does what the transition returns with the
+/// lock released.
 ///
 /// Starting is a loop run by one "driver" at a time, never a recursion: an input that completes synchronously
 /// returns to the loop, which starts the next, so any number of synchronous inputs runs in constant stack.
 ///
-/// The inputs' completion handlers hold this engine. What the run holds besides its state — the inputs and the
-/// function that delivers — the engine takes out under the lock once the machine has ended the run (`takeHeld`),
-/// and lets go of with the lock released; so a handler that a task keeps after that holds this small object alone,
-/// which ignores a late call (contract 6.6). They stay beside the machine rather than in it: carried in the machine's
-/// `Running` and handed over in its `.finish` action, they took the unspecialized `zip` of 3 from 96,051 to 102,863
-/// instructions a run (`check-instructions.sh`, `promise.zip.3`), by a metadata look-up at each use of the larger
-/// generic types.
+/// The inputs' completion handlers hold this engine, and once the run has ended, this engine holds nothing else.
 @usableFromInline
 final class _Gather<T: Sendable, E: Error>: @unchecked Sendable {  // its mutable state is behind `lock`
-  /// Delivers the combined result: `decisive` if one input decided it, otherwise every input's result.
-  @usableFromInline
-  typealias Finish = @Sendable (_ decisive: Result<T, E>?, _ results: [Result<T, E>?]) -> Void
+  @usableFromInline typealias Machine = _GatherStateMachine<T, E>
 
-  /// The inputs, until the run ends; once it has begun, read and written only inside `lock.withLock`.
-  @usableFromInline @exclusivity(unchecked) var inputs: [Promise<T, E>]
-  /// Guards `machine`. A `_Lock<Void>` beside the state rather than a `_Lock` holding it: where this engine runs
-  /// unspecialized (`zip`, ...), a lock whose layout depends on `T` and `E` would look its type up in the runtime's
-  /// metadata cache at each transition (7 look-ups per input, about 2,300 instructions).
-  @usableFromInline let lock = _Lock(())
-  /// Only read or written inside `lock.withLock`.
-  @usableFromInline @exclusivity(unchecked) var machine: _GatherStateMachine<T, E>
-  /// Delivers the combined result, until the run ends; once it has begun, read and written only inside
-  /// `lock.withLock`. A run that never ends keeps it until `deinit`, which releases it in bounded stack: it holds the
-  /// run of the enclosing combinator, so nested combinators' runs are a chain that would otherwise be freed
-  /// recursively.
-  @usableFromInline @exclusivity(unchecked) var finish: Finish?
+  @usableFromInline let lock = _StateLock()  // guards `machine`, kept beside it: see `_StateLock`
+  /// Only touched through `lock.withLock(&machine)`, or alone in `deinit`.
+  @usableFromInline @exclusivity(unchecked) var machine: Machine
 
   @inlinable
-  init(
-    _ inputs: [Promise<T, E>], rule: _GatherStateMachine<T, E>.Rule, limit: Int? = nil,
-    finish: @escaping Finish
-  ) {
-    self.inputs = inputs
-    self.machine = _GatherStateMachine(count: inputs.count, rule: rule, limit: limit)
-    self.finish = finish
+  init(_ inputs: [Promise<T, E>], rule: Machine.Rule, limit: Int? = nil, finish: @escaping Machine.Finish) {
+    machine = Machine(inputs, rule: rule, limit: limit, finish: finish)
   }
 
   deinit {
-    // `releaseInBoundedStack`, written out for a function-typed property (see there).
-    _hop(
-      { finish = nil },
-      {
-        let deferred = finish
-        return { withExtendedLifetime(deferred) {} }
-      })
+    // A run that never ended keeps what it held until now. Its `finish` holds the run of the enclosing combinator,
+    // so nested combinators' runs are a chain that would otherwise be freed recursively.
+    guard machine.phase == .running else { return }  // ended: the engine calls `end` after every `.finish`
+    var held: Machine.Held? = machine.end()
+    releaseInBoundedStack(&held)
   }
 
   /// Starts the run.
   @inlinable
   func start() {
-    perform(lock.withLock { _ in machine.begin() })
+    perform(lock.withLock(&machine) { $0.begin() })
   }
 
-  /// Cancels the run: no more inputs start, the running ones are cancelled, nothing is delivered.
-  @inlinable
-  func cancel() {
-    var inputs: [Promise<T, E>] = []
-    var finish: Finish?
-    let handles = lock.withLock { _ in
-      let handles = self.machine.cancel()
-      self.takeHeld(&inputs, &finish)
-      return handles
-    }
-    for handle in handles { handle.cancel() }
-    withExtendedLifetime(inputs) {}  // released here, with the lock no longer held
-    withExtendedLifetime(finish) {}
-  }
-
-  /// Moves what the run holds besides its state into `inputs` and `finish`; called under `lock` once the machine has
-  /// ended the run (a later call takes nothing).
-  @inlinable
-  func takeHeld(_ inputs: inout [Promise<T, E>], _ finish: inout Finish?) {
-    inputs = self.inputs
-    self.inputs = []
-    finish = self.finish
-    self.finish = nil
-  }
-
-  /// Interrupts the run (cooperative cancellation): the inputs' cancel handlers run, now and as each starts, and
-  /// the run still delivers what they then deliver.
-  @inlinable
-  func interrupt() {
-    for handle in lock.withLock({ _ in self.machine.interrupt() }) { handle._interrupt() }
-  }
-
-  /// Stops the run the way the combined run was stopped.
+  /// Stops the run the way the combined run was stopped: cancelled, no more inputs start, the running ones are
+  /// cancelled, nothing is delivered; interrupted (cooperative cancellation), the inputs' cancel handlers run, now
+  /// and as each starts, and the run still delivers what they then deliver.
   @inlinable
   func stop(_ mode: _StopMode) {
-    switch mode {
-    case .cancel: cancel()
-    case .interrupt: interrupt()
+    switch lock.withLock(&machine, { $0.stop(mode) }) {
+    case .none:
+      return
+    case .interrupt(let handles):
+      for handle in handles { handle._interrupt() }
+    case .cancel(let handles, let ended):
+      for handle in handles { handle.cancel() }
+      withExtendedLifetime(ended) {}  // released here, with the lock no longer held
     }
   }
 
   @inlinable
-  func perform(_ action: _GatherStateMachine<T, E>.Action) {
+  func perform(_ action: Machine.Action) {
     switch action {
     case .none:
       return
@@ -339,28 +356,24 @@ final class _Gather<T: Sendable, E: Error>: @unchecked Sendable {  // its mutabl
       drive()
     case .finish(let decisive, let results, let cancel):
       for handle in cancel { handle.cancel() }
-      var inputs: [Promise<T, E>] = []
-      var finish: Finish?
-      lock.withLock { _ in self.takeHeld(&inputs, &finish) }
-      finish?(decisive, results)
-    // `inputs` and `finish` are released here, with the lock no longer held, and not through the trampoline: what
-    // they hold is shallow by now (the enclosing run's continuation, whose engine has already ended or runs on;
-    // input promises their owners still hold), so this release does not recurse down a chain.
+      let held = lock.withLock(&machine) { $0.end() }
+      held.finish(decisive, results)
+    // `held` is released here, with the lock no longer held, and not through the trampoline: what it holds is
+    // shallow by now (the enclosing run's continuation, whose engine has already ended or runs on; input promises
+    // their owners still hold), so this release does not recurse down a chain.
     }
   }
 
   @inlinable
   func drive() {
-    // The inputs, read under the lock once per turn (one reference to the array, not a copy of each input), and
-    // kept until the turn ends even if the run ends meanwhile.
-    let inputs = lock.withLock { _ in self.inputs }
-    while let index = lock.withLock({ _ in self.machine.nextToStart() }) {
+    let inputs = lock.withLock(&machine) { $0.inputsForTurn() }
+    while let index = lock.withLock(&machine, { $0.nextToStart() }) {
       // Started through the trampoline (`run` joins), so combinators nested to any depth start in bounded stack.
       let handle = RunHandle()
       inputs[index]._run(under: handle) { result in
-        self.perform(self.lock.withLock { _ in self.machine.received(result, from: index) })
+        self.perform(self.lock.withLock(&self.machine) { $0.received(result, from: index) })
       }
-      switch lock.withLock({ _ in self.machine.started(index, handle: handle) }) {
+      switch lock.withLock(&machine, { $0.started(index, handle: handle) }) {
       case .keep: break
       case .interrupt: handle._interrupt()
       case .cancel: handle.cancel()
@@ -375,7 +388,7 @@ extension _Gather {
   /// of every input's result.
   @inlinable
   static func promise<Output, Failure>(
-    _ inputs: [Promise<T, E>], rule: _GatherStateMachine<T, E>.Rule, limit: Int? = nil,
+    _ inputs: [Promise<T, E>], rule: Machine.Rule, limit: Int? = nil,
     combine: @escaping @Sendable (_ decisive: Result<T, E>?, _ results: [Result<T, E>?]) -> Result<Output, Failure>
   ) -> Promise<Output, Failure> {
     Promise<Output, Failure>(_combinator: { run, completion in

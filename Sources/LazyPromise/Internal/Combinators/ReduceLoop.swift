@@ -113,11 +113,8 @@ struct ReduceStateMachine<T, E: Error, Accumulated> {
 final class ReduceLoop<T, E: Error, Accumulated>: @unchecked Sendable {  // its mutable state is behind `lock`
   typealias Machine = ReduceStateMachine<T, E, Accumulated>
 
-  /// Guards `state`. A `_Lock<Void>` beside the state rather than a `_Lock` holding it: this engine runs unspecialized
-  /// in the caller's module, where a lock whose layout depends on the generic state would look its type up in the
-  /// runtime's metadata cache at every transition (see `_Gather`).
-  private let lock = _Lock(())
-  /// Only read or written inside `lock.withLock`.
+  private let lock = _StateLock()  // guards `state`, kept beside it: see `_StateLock`
+  /// Only touched through `lock.withLock(&state)`, or alone in `deinit`.
   @exclusivity(unchecked) private var state: Machine
 
   private init(_ held: Machine.Held, initial: Accumulated) {
@@ -144,7 +141,7 @@ final class ReduceLoop<T, E: Error, Accumulated>: @unchecked Sendable {  // its 
 
   /// Starts the next input, or delivers.
   private func step() {
-    switch lock.withLock({ _ in state.next() }) {
+    switch lock.withLock(&state, { $0.next() }) {
     case .none:
       return
     case .deliver(let accumulated, let ended):
@@ -159,13 +156,13 @@ final class ReduceLoop<T, E: Error, Accumulated>: @unchecked Sendable {  // its 
   private func received(_ result: Result<T, E>) {
     switch result {
     case .failure(let error):
-      guard let ended = lock.withLock({ _ in state.failed() }) else { return }
+      guard let ended = lock.withLock(&state, { $0.failed() }) else { return }
       ended.completion(.failure(error))
       Self.release(ended)
     case .success(let value):
-      guard let (combine, accumulated) = lock.withLock({ _ in state.folding() }) else { return }
+      guard let (combine, accumulated) = lock.withLock(&state, { $0.folding() }) else { return }
       let folded = combine(accumulated, value)
-      guard lock.withLock({ _ in state.folded(folded) }) else { return }
+      guard lock.withLock(&state, { $0.folded(folded) }) else { return }
       // A synchronous input re-enters `step` from inside the last one: go through the trampoline, as every
       // run-time join does, so any number of inputs runs in bounded stack.
       _hop({ step() }, { { self.step() } })
@@ -173,7 +170,7 @@ final class ReduceLoop<T, E: Error, Accumulated>: @unchecked Sendable {  // its 
   }
 
   private func stop(_ mode: _StopMode) {
-    switch lock.withLock({ _ in state.stop(mode) }) {
+    switch lock.withLock(&state, { $0.stop(mode) }) {
     case .none:
       break
     case .interrupt(let child):

@@ -10,7 +10,9 @@ class _FutureNode {
   /// virtual method of a generic class would not be).
   @usableFromInline typealias Fire = (_FutureNode) -> _FutureNodeList
 
-  /// The next node: the one registered before it in a pending stack, the one after it in a run list.
+  /// The next node: the one registered before it in a pending stack, the one after it in a run list. Written before
+  /// the state word's compare-and-swap publishes the node; after that only the thread that took the whole stack
+  /// out of the word, or that runs the list, touches it, so the run-time exclusivity check would guard nothing.
   @usableFromInline @exclusivity(unchecked) final var stackNext: UInt = 0
   @usableFromInline final let fire: Fire
 
@@ -45,6 +47,8 @@ class _FutureNode {
 /// look-ups, about 700 instructions).
 @usableFromInline
 class _FutureObserver<T, E: Error, Delivered>: _FutureNode {
+  /// Written by the thread that takes the node off the pending stack (or finds the future completed), which then
+  /// runs it: one thread at a time, so the run-time exclusivity check would guard nothing.
   @usableFromInline @exclusivity(unchecked) final var delivered: Delivered
 
   @inlinable
