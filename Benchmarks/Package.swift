@@ -20,11 +20,13 @@ let package = Package(
   targets: [
     // Scenario sizes, fixtures and the in-memory iTunes transport shared by every contender.
     .target(name: "BenchmarkSupport", dependencies: [benchmark], path: "Sources/BenchmarkSupport"),
+    // The smallest generic lazy promise: the join's floor for the API's shape, before any engine.
+    .target(name: "MinimalPromise", path: "Sources/MinimalPromise"),
 
     // The floor: hand-written nested completion handlers.
     .executableTarget(
       name: "CallbackBenchmarks",
-      dependencies: [benchmark, "BenchmarkSupport"],
+      dependencies: [benchmark, "BenchmarkSupport", "MinimalPromise"],
       path: "Benchmarks/CallbackBenchmarks",
       plugins: benchmarkPlugin
     ),
@@ -41,7 +43,7 @@ let package = Package(
     // would fail that run (`swift package benchmark` with no `--target` would end in "benchmarkCrashed").
     .executableTarget(
       name: "InstructionCounts",
-      dependencies: [.product(name: "LazyPromise", package: "LazyPromise")],
+      dependencies: [.product(name: "LazyPromise", package: "LazyPromise"), "MinimalPromise"],
       path: "Sources/InstructionCounts"
     ),
     // What tracing costs when on (Docs/Guides/Tracing.md), measured under valgrind like InstructionCounts.

@@ -18,7 +18,7 @@ for run in $(seq 1 "$runs"); do
   LAZYPROMISE_BENCHMARK_MODE=time swift package --package-path "$package_dir" \
     --allow-writing-to-directory "$work" benchmark \
     --target CallbackBenchmarks --target LazyPromiseBenchmarks --target NIOFutureBenchmarks \
-    --filter '(Callbacks|Promise|Future|NIO)\.(map|prebuilt|flatMap|loop|task|pendingPromise|taskLoop)\.1000' \
+    --filter '(Callbacks|Minimal|Promise|Future|NIO)\.(map|prebuilt|flatMap|loop|task|pendingPromise|taskLoop)\.1000' \
     --format influx --path "$work/$run" --no-progress > "$work/$run.log" 2>&1
 done
 
@@ -30,7 +30,9 @@ pairs = [("Promise.map.1000", "Callbacks.map.1000"), ("Promise.prebuilt.1000", "
          ("NIO.map.1000", "Callbacks.map.1000"), ("Promise.loop.1000", "Callbacks.loop.1000"),
          # Issue 21: the joins, against callbacks calling the same opaque step (Callbacks.loop calls it too).
          ("Promise.task.1000", "Callbacks.task.1000"), ("Future.pendingPromise.1000", "Callbacks.task.1000"),
-         ("NIO.task.1000", "Callbacks.task.1000"), ("Promise.taskLoop.1000", "Callbacks.loop.1000")]
+         ("NIO.task.1000", "Callbacks.task.1000"), ("Promise.taskLoop.1000", "Callbacks.loop.1000"),
+         # The same join on the smallest generic lazy promise: the floor of the API's shape, and Promise against it.
+         ("Minimal.task.1000", "Callbacks.task.1000"), ("Promise.task.1000", "Minimal.task.1000")]
 ratios = {(a, b, m): [] for a, b in pairs for m in ("wall", "cpu")}
 for run in range(1, runs + 1):
     medians = {}

@@ -23,6 +23,10 @@ let benchmarks: @Sendable () -> Void = {
   registerLengthSweep("Callbacks", "task") { n in
     { Callbacks.chain(.flatMap, n)({ blackHole($0) }) }
   }
+  // The same join on the smallest generic lazy promise (`MinimalPromise`): the floor the API's shape sets.
+  registerLengthSweep("Minimal", "task") { n in
+    { MinimalChains.taskChain(n).task { blackHole($0) } }
+  }
   registerLoop("Callbacks") { length in
     { Callbacks.loop(length) { blackHole($0) } }
   }
