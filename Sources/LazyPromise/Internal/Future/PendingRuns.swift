@@ -1,106 +1,102 @@
-import Synchronization
-
 /// The runs of a pending future's lazy view (`Future.promise`) waiting for its result: one observer on the
-/// future for all of them, and a table a cancelled run removes itself from.
+/// future for all of them, and a list a cancelled run leaves in O(1) (`PendingRunsStateMachine`).
 ///
 /// Observing the future once per run would leave a cancelled run's observer — and everything its continuation
 /// holds — in the future until it completes, and the future's lock-free observer stack cannot remove one. Here
-/// a run adds its completion under a lock and registers a cancel handler that takes it out again, so a cancelled
-/// run costs nothing once `cancel()` returns, however long the future stays pending. Completions are called in
-/// the order the runs began, on the thread that completes the future, with the lock released.
-final class PendingRuns<T, E: Error>: @unchecked Sendable {  // its mutable state is behind `lock`
-  private struct State {
-    var nextKey = 0
-    var waiting: [Int: Promise<T, E>.Completion] = [:]
-    var isObserving = false
-    var isDelivered = false
+/// each run is one node, linked under a lock, which is both the run's completion and its cancel handler's target:
+/// a cancelled run unlinks itself and lets go of its completion before `cancel()` returns, however long the future
+/// stays pending. The table is itself the future's one observer (no closure, no extra node). Completions are
+/// called in the order the runs began, on the thread that completes the future, with the lock released.
+@usableFromInline
+final class PendingRuns<T, E: Error>: _FutureObserverOf<T, E>, @unchecked Sendable {  // state is behind `lock`
+  /// Guards `state`. A `_Lock<Void>` beside the state rather than a `_Lock` holding it, as in the other engines
+  /// (see `_Lock`); the machine is not generic anyway.
+  @usableFromInline let lock: _Lock<Void>
+  /// Only read or written inside `lock.withLock`; `@exclusivity(unchecked)` because the lock already makes every
+  /// access exclusive.
+  @usableFromInline @exclusivity(unchecked) var state: PendingRunsStateMachine
+
+  /// Made where the future's types are concrete (`Future._pendingRunsTable`), so the observer's `fire` calls
+  /// specialized code and captures nothing.
+  @inlinable
+  init() {
+    lock = _Lock(())
+    state = PendingRunsStateMachine()
+    super.init { node in
+      let table = unsafeDowncast(node, to: PendingRuns<T, E>.self)
+      table.deliver(table.takeDelivered())
+      return .empty
+    }
   }
 
-  /// Guards `state`. A `_Lock<Void>` beside the state rather than a `_Lock` holding it: this engine runs unspecialized
-  /// in the caller's module, where a lock whose layout depends on the generic state would look its type up in the
-  /// runtime's metadata cache at every transition (see `_Gather`).
-  private let lock = _Lock(())
-  /// Only read or written inside `lock.withLock`.
-  @exclusivity(unchecked) private var state = State()
-
-  /// Runs one run of the view: delivers `future`'s result to `completion`, or waits for it until the run is
-  /// cancelled.
-  func run(_ future: Future<T, E>, _ run: _TaskRun, completion: @escaping Promise<T, E>.Completion) {
-    let key: Int? = lock.withLock { _ in
-      guard !state.isDelivered, future.result == nil else { return nil }
-      let key = state.nextKey
-      state.nextKey += 1
-      state.waiting[key] = completion
-      return key
-    }
-    guard let key else {
-      future.observe(completion)  // completed: delivers at once
+  /// `run` begins to wait on `future`, which was pending when the run started.
+  @usableFromInline
+  func add(_ run: _PendingRunOf<T, E>, on future: Future<T, E>, _ handle: RunHandle) {
+    let generation = run.generation  // read before linking: from then on the node may be delivered and emptied
+    switch lock.withLock({ _ in state.add(run) }) {
+    case .deliverNow:  // completed since the run looked: `run` was not linked, it is the caller's alone
+      run.handle = nil
+      if let completion = run.completion.take() { _deliver(future._storedResult, to: completion) }
       return
+    case .waitAndObserve:
+      future._register(self)  // may deliver at once, if the future completed meanwhile
+    case .wait:
+      break
     }
-    run.onStop { [self] mode in
-      guard mode == .cancel else { return }  // an interrupted run still delivers the result
-      let removed = lock.withLock { _ in state.waiting.removeValue(forKey: key) }
-      withExtendedLifetime(removed) {}  // released here, with the lock no longer held
-    }
-    let observe = lock.withLock { _ in
-      defer { state.isObserving = true }
-      return !state.isObserving
-    }
-    if observe {
-      nonisolated(unsafe) let future = future
-      future.observe { [self] result in deliver(result) }
+    // After the run completes, this registers nothing (its generation has moved on); after it is cancelled, the
+    // handler runs at once.
+    handle._onCancel(_PendingRun.stopHandler(run), generation: generation)
+  }
+
+  /// `run`'s cancel handler ran.
+  func stop(_ run: _PendingRunOf<T, E>) {
+    guard lock.withLock({ _ in state.cancel(run) }) else { return }
+    let held = (run.completion.take(), run.handle.take())  // unlinked: the caller's alone
+    withExtendedLifetime(held) {}  // released here, with the lock no longer held
+  }
+
+  /// The future completed: each waiting run, in the order the runs began, claims its run as a task's completion
+  /// would (so a run cancelled meanwhile is refused) and receives the result.
+  @usableFromInline
+  func deliver(_ result: Result<T, E>) {
+    var next = lock.withLock { _ in state.deliver() }
+    while let node = next {  // the list is ours now; unlinked one node at a time, so freed in constant stack
+      next = node.next.take()
+      let run = unsafeDowncast(node, to: _PendingRunOf<T, E>.self)
+      guard let completion = run.completion.take(), let handle = run.handle.take() else { continue }
+      if case .accepted = handle._claim(run.generation) { _deliver(result, to: completion) }
     }
   }
 
-  private func deliver(_ result: Result<T, E>) {
-    let waiting = lock.withLock { _ in
-      state.isDelivered = true
-      defer { state.waiting = [:] }
-      return state.waiting
+  /// The future is freed while pending: its waiting runs will never deliver; let go of what they hold.
+  func abandon() {
+    var next = lock.withLock { _ in state.abandon() }
+    while let node = next {
+      next = node.next.take()
+      let run = unsafeDowncast(node, to: _PendingRunOf<T, E>.self)
+      let held = (run.completion.take(), run.handle.take())
+      withExtendedLifetime(held) {}
     }
-    for key in waiting.keys.sorted() { waiting[key]?(result) }
   }
 }
 
-extension Future {
-  /// This future's waiting runs, made the first time a run of its lazy view finds it pending.
-  ///
-  /// Published once by a compare-and-swap and never replaced; the future holds it until `deinit`, so a caller
-  /// holding the future may use it unretained.
-  var pendingRunsTable: PendingRuns<T, E> {
-    let bits = _pendingRuns.load(ordering: .acquiring)
-    if bits != 0 { return Self._pendingRuns(at: bits) }
-    let made = UInt(bitPattern: Unmanaged.passRetained(PendingRuns<T, E>()).toOpaque())
-    let (exchanged, original) = _pendingRuns.compareExchange(
-      expected: 0, desired: made, ordering: .acquiringAndReleasing)
-    if exchanged { return Self._pendingRuns(at: made) }
-    Unmanaged<PendingRuns<T, E>>.fromOpaque(UnsafeRawPointer(bitPattern: made)!).release()
-    return Self._pendingRuns(at: original)
+/// One run of a pending future's lazy view: its node in `PendingRuns`, holding the run's completion.
+@usableFromInline
+final class _PendingRunOf<T, E: Error>: _PendingRun, @unchecked Sendable {  // follows `_PendingRun`'s ownership
+  /// The run's continuation; `nil` once delivered to or let go of.
+  @usableFromInline @exclusivity(unchecked) var completion: (@Sendable (Result<T, E>) -> Void)?
+  /// The list the node is in; held, so that a cancel handler that runs after the future was freed finds it.
+  @usableFromInline let table: PendingRuns<T, E>
+
+  @inlinable
+  init(table: PendingRuns<T, E>, handle: RunHandle, completion: @escaping @Sendable (Result<T, E>) -> Void) {
+    self.table = table
+    self.completion = completion
+    super.init(handle: handle, generation: handle._generation)
   }
 
-  /// Releases the table, if one was made; called from `deinit`.
-  func releasePendingRuns() {
-    let bits = _pendingRuns.load(ordering: .acquiring)
-    if bits != 0 { Unmanaged<PendingRuns<T, E>>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release() }
-  }
-
-  private static func _pendingRuns(at bits: UInt) -> PendingRuns<T, E> {
-    Unmanaged<PendingRuns<T, E>>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeUnretainedValue()
-  }
-
-  /// One run of the lazy view of this future: delivers at once if it is completed, otherwise waits in the
-  /// future's table of pending runs, which a cancelled run leaves.
-  func runLazyView(_ run: _TaskRun, _ completion: @escaping Promise<T, E>.Completion) {
-    if _state.isCompleted {
-      observe(completion)
-    } else {
-      pendingRunsTable.run(self, run, completion: completion)
-    }
-  }
-
-  /// The lazy view of this future: each run delivers its result (see `runLazyView`).
-  var lazyView: Promise<T, E> {
-    nonisolated(unsafe) let future = self  // a future is thread-safe; `T` need not be `Sendable` to run
-    return Promise(_combinator: { run, completion in future.runLazyView(run, completion) })
+  @usableFromInline
+  override func stop() {
+    table.stop(self)
   }
 }
