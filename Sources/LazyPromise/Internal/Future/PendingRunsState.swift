@@ -62,6 +62,7 @@ struct PendingRunsStateMachine {
   }
 
   /// What the engine does after `add`.
+  @usableFromInline
   enum Added: Equatable {
     /// Nothing more: the run waits in the list (after registering its cancel handler).
     case wait
@@ -84,6 +85,7 @@ struct PendingRunsStateMachine {
   var isEmpty: Bool { head == nil }
 
   /// A run begins to wait: linked at the end of the list, unless the result is already delivered.
+  @usableFromInline
   mutating func add(_ run: _PendingRun) -> Added {
     guard case .waiting(let observed) = phase else { return .deliverNow }
     run.previous = tail
@@ -110,6 +112,7 @@ struct PendingRunsStateMachine {
 
   /// The future completed: returns the first waiting run, from which the caller walks the list (now its own) in
   /// the order the runs began.
+  @usableFromInline
   mutating func deliver() -> _PendingRun? {
     guard case .waiting = phase else {
       preconditionFailure("Future.promise: a future delivered its result twice to its waiting runs")
