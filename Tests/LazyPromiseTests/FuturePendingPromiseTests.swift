@@ -45,6 +45,18 @@ struct FuturePendingPromiseTests {
     #expect(delivered.current == 0)
   }
 
+  @Test("with the first run cancelled, the runs after it, and one started later, are delivered in begin order")
+  func firstRunCancelled() {
+    let (future, resolver) = Future<Int, TestError>.makePending()
+    let order = Recorder<Int>()
+    let promise = future.promise
+    let handles = (0..<3).map { index in promise.run { _ in order.append(index) } }
+    handles[0].cancel()
+    promise.run { _ in order.append(3) }
+    resolver.resolve(1)
+    #expect(order.all == [1, 2, 3])
+  }
+
   @Test("an interrupted run keeps waiting and delivers the result")
   func interruptedRunDelivers() {
     let (future, resolver) = Future<Int, TestError>.makePending()

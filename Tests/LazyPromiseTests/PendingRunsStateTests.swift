@@ -2,16 +2,17 @@ import Testing
 
 @testable import LazyPromise
 
-/// The transitions of `PendingRunsStateMachine`, the list of a pending future's waiting runs.
+/// The transitions of `PendingRunsStateMachine`: a pending future's first waiting run in the table's slot, the
+/// later ones in a list.
 @Suite("Pending runs — the state machine of a pending future's waiting runs")
 struct PendingRunsStateTests {
-  static func run(cancelled: Bool = false) -> _PendingRun {
+  static func node(cancelled: Bool = false) -> _PendingRun {
     let handle = RunHandle()
     if cancelled { handle.cancel() }
     return _PendingRun(handle: handle, generation: 0)
   }
 
-  /// The runs the list hands over, in order, unlinking them as the engine does.
+  /// The nodes the list hands over, in order, unlinking them as the engine does.
   static func walk(_ head: _PendingRun?) -> [ObjectIdentifier] {
     var order: [ObjectIdentifier] = []
     var next = head
@@ -22,110 +23,124 @@ struct PendingRunsStateTests {
     return order
   }
 
-  @Test("the first run asks to observe the future, the others only wait")
-  func firstRunObserves() {
+  /// A machine whose slot is taken, with `nodes` linked after it.
+  static func machine(waiting nodes: [_PendingRun]) -> PendingRunsStateMachine {
     var machine = PendingRunsStateMachine()
-    let first = machine.add(Self.run())
+    _ = machine.addFirst()
+    for node in nodes { _ = machine.add(node) }
+    return machine
+  }
+
+  @Test("the first run takes the slot and asks to observe the future; later runs are nodes that only wait")
+  func firstRunTakesTheSlot() {
+    var machine = PendingRunsStateMachine()
+    let first = machine.addFirst()
     #expect(first == .waitAndObserve)
-    let second = machine.add(Self.run())
-    #expect(second == .wait)
-    let third = machine.add(Self.run())
-    #expect(third == .wait)
+    #expect(machine.first == .waiting)
+    let second = machine.addFirst()
+    #expect(second == nil, "the slot is taken: the run must be a node")
+    let node = machine.add(Self.node())
+    #expect(node == .wait)
     #expect(machine.phase == .waiting(observed: true))
   }
 
-  @Test("delivery hands over the runs in the order they began and ends the list")
+  @Test("delivery hands over the slot's run, then the nodes in the order they began, and ends the table")
   func deliveryInBeginOrder() {
-    var machine = PendingRunsStateMachine()
-    let runs = (0..<5).map { _ in Self.run() }
-    for run in runs { _ = machine.add(run) }
-    let head = machine.deliver()
-    #expect(Self.walk(head) == runs.map(ObjectIdentifier.init))
-    #expect(machine.phase == .ended)
+    let nodes = (0..<5).map { _ in Self.node() }
+    var machine = Self.machine(waiting: nodes)
+    let waiting = machine.deliver()
+    #expect(waiting.first)
+    #expect(Self.walk(waiting.list) == nodes.map(ObjectIdentifier.init))
+    #expect(machine.phase == .ended && machine.first == .left)
     #expect(machine.isEmpty)
   }
 
-  @Test("a cancelled run is unlinked wherever it stands; the others keep their order")
+  @Test("a cancelled node is unlinked wherever it stands; the others keep their order")
   func cancelUnlinks() {
-    var machine = PendingRunsStateMachine()
-    let runs = (0..<5).map { _ in Self.run() }
-    for run in runs { _ = machine.add(run) }
+    let nodes = (0..<5).map { _ in Self.node() }
+    var machine = Self.machine(waiting: nodes)
     for index in [0, 2, 4] {
-      runs[index].handle?.cancel()
-      let unlinked = machine.cancel(runs[index])
+      nodes[index].handle?.cancel()
+      let unlinked = machine.cancel(nodes[index])
       #expect(unlinked)
-      #expect(!runs[index].isLinked && runs[index].next == nil && runs[index].previous == nil)
+      #expect(!nodes[index].isLinked && nodes[index].next == nil && nodes[index].previous == nil)
     }
-    let head = machine.deliver()
-    #expect(Self.walk(head) == [runs[1], runs[3]].map(ObjectIdentifier.init))
+    let waiting = machine.deliver()
+    #expect(Self.walk(waiting.list) == [nodes[1], nodes[3]].map(ObjectIdentifier.init))
   }
 
-  @Test("a run that was interrupted, not cancelled, stays in the list")
-  func interruptedRunStays() {
-    var machine = PendingRunsStateMachine()
-    let run = Self.run()
-    _ = machine.add(run)
-    let unlinked = machine.cancel(run)
+  @Test("a cancelled first run leaves the slot, which no later run takes: they queue behind the list")
+  func cancelledFirstRunLeavesTheSlot() {
+    var machine = Self.machine(waiting: [])
+    let interrupted = machine.cancelFirst(isCancelled: false)
+    #expect(!interrupted, "an interrupted run still waits")
+    let cancelled = machine.cancelFirst(isCancelled: true)
+    #expect(cancelled)
+    let again = machine.cancelFirst(isCancelled: true)
+    #expect(!again)
+    #expect(machine.isEmpty)
+    let later = machine.addFirst()
+    #expect(later == nil)
+    let node = machine.add(Self.node())
+    #expect(node == .wait, "the future is observed once, for the whole table")
+    let waiting = machine.deliver()
+    #expect(!waiting.first && waiting.list != nil)
+  }
+
+  @Test("an interrupted node stays in the list")
+  func interruptedNodeStays() {
+    let node = Self.node()
+    var machine = Self.machine(waiting: [node])
+    let unlinked = machine.cancel(node)
     #expect(!unlinked)
-    let head = machine.deliver()
-    #expect(Self.walk(head) == [ObjectIdentifier(run)])
+    let waiting = machine.deliver()
+    #expect(Self.walk(waiting.list) == [ObjectIdentifier(node)])
   }
 
-  @Test("a run cancelled twice, or after the delivery, is not unlinked again")
+  @Test("a node cancelled twice, or after the delivery, is not unlinked again")
   func cancelIsIdempotent() {
-    var machine = PendingRunsStateMachine()
-    let cancelled = Self.run(cancelled: true)
-    let late = Self.run()
-    _ = machine.add(cancelled)
-    _ = machine.add(late)
+    let cancelled = Self.node(cancelled: true)
+    let late = Self.node()
+    var machine = Self.machine(waiting: [cancelled, late])
     let unlinked = machine.cancel(cancelled)
     #expect(unlinked)
     let again = machine.cancel(cancelled)
     #expect(!again)
-    let head = machine.deliver()
+    let waiting = machine.deliver()
     late.handle?.cancel()
     let afterDelivery = machine.cancel(late)
     #expect(!afterDelivery, "after the delivery the list belongs to the one delivering")
-    #expect(Self.walk(head) == [ObjectIdentifier(late)])
-  }
-
-  @Test("the last run cancelled leaves an empty list that still observes the future")
-  func emptiedListStaysObserved() {
-    var machine = PendingRunsStateMachine()
-    let run = Self.run(cancelled: true)
-    _ = machine.add(run)
-    let unlinked = machine.cancel(run)
-    #expect(unlinked)
-    #expect(machine.isEmpty)
-    let added = machine.add(Self.run())
-    #expect(added == .wait, "the future is observed once, for the whole list")
+    let firstAfterDelivery = machine.cancelFirst(isCancelled: true)
+    #expect(!firstAfterDelivery)
+    #expect(Self.walk(waiting.list) == [ObjectIdentifier(late)])
   }
 
   @Test("after the delivery a run is told to deliver at once, and is not linked")
   func addAfterDelivery() {
     var machine = PendingRunsStateMachine()
     _ = machine.deliver()
-    let run = Self.run()
-    let added = machine.add(run)
+    let first = machine.addFirst()
+    #expect(first == .deliverNow)
+    let node = Self.node()
+    let added = machine.add(node)
     #expect(added == .deliverNow)
-    #expect(!run.isLinked)
+    #expect(!node.isLinked)
     #expect(machine.isEmpty)
   }
 
   @Test("a future freed while pending hands over its runs once; after a delivery there is nothing to abandon")
   func abandon() {
-    var machine = PendingRunsStateMachine()
-    let runs = (0..<3).map { _ in Self.run() }
-    for run in runs { _ = machine.add(run) }
+    let nodes = (0..<3).map { _ in Self.node() }
+    var machine = Self.machine(waiting: nodes)
     let abandoned = machine.abandon()
-    #expect(Self.walk(abandoned) == runs.map(ObjectIdentifier.init))
+    #expect(abandoned.first)
+    #expect(Self.walk(abandoned.list) == nodes.map(ObjectIdentifier.init))
     let again = machine.abandon()
-    #expect(again == nil)
+    #expect(!again.first && again.list == nil)
     #expect(machine.phase == .ended)
-    var delivered = PendingRunsStateMachine()
-    _ = delivered.add(Self.run())
+    var delivered = Self.machine(waiting: [Self.node()])
     _ = delivered.deliver()
     let afterDelivery = delivered.abandon()
-    #expect(afterDelivery == nil)
+    #expect(!afterDelivery.first && afterDelivery.list == nil)
   }
 }

@@ -3,7 +3,8 @@ import Synchronization
 /// The stage of `Future.promise`, the lazy view of a future: each run delivers the future's result, at once if it
 /// is completed, otherwise when it completes (waiting in the future's `PendingRuns`).
 ///
-/// One object per view; a run of a completed future allocates nothing more, a run of a pending one its node.
+/// One object per view. A run of a completed future allocates nothing more; the first run of a pending one makes
+/// the future's table, each later run its node.
 @usableFromInline
 final class _FutureViewStage<T, E: Error>: _Stage<T, E>, @unchecked Sendable {  // immutable; a future is thread-safe
   @usableFromInline let future: Future<T, E>
@@ -28,8 +29,7 @@ extension Future {
       _deliver(_storedResult, to: completion)
       return
     }
-    let table = _pendingRunsTable
-    table.add(_PendingRunOf(table: table, handle: handle, completion: completion), on: self, handle)
+    _pendingRunsTable.add(completion, handle, on: self)
   }
 
   /// This future's waiting runs, made the first time a run of its lazy view finds it pending.

@@ -40,19 +40,24 @@ class _PendingRun: @unchecked Sendable {  // its mutable fields follow the owner
   }
 }
 
-/// The waiting runs of one pending future, under the lock of their `PendingRuns`: a doubly linked list in the
-/// order the runs began, and where the future's result stands.
+/// The waiting runs of one pending future, under the lock of their `PendingRuns`: the first run, kept in the table
+/// itself, then a doubly linked list of the later ones in the order they began, and where the future's result
+/// stands.
 ///
 /// A value type whose transitions, called under the lock, return what the engine does with the lock released.
 /// Phases:
 ///
 /// - `.waiting(observed:)`: the future is pending; `observed` once the engine was told to observe it (once, for
-///   the whole list). `add` links a run at the end, `cancel` unlinks a cancelled run in O(1).
-/// - `.ended`: the result was delivered (`deliver` handed over the list) or the future was freed while pending
-///   (`abandon`). Nothing is linked any more; `add` answers `.deliverNow`, `cancel` does nothing.
+///   the whole table). The first run to wait takes the table's own slot (`addFirst`), which most pending futures
+///   need alone, so they allocate no node; later runs are nodes linked at the end (`add`). `cancelFirst` and
+///   `cancel` take a cancelled run out in O(1).
+/// - `.ended`: the result was delivered (`deliver` handed over the first run and the list) or the future was freed
+///   while pending (`abandon`). Nothing waits any more; `addFirst` and `add` answer `.deliverNow`, the cancels do
+///   nothing.
 ///
-/// The machine is not generic: it links nodes and reads their handles, and never touches a result or a
-/// completion, so the library's unspecialized code runs it without any metadata look-up.
+/// The slot, once left, is not taken again: a run that starts later is a node, behind the list, so the order stays
+/// the order the runs began. The machine is not generic: it links nodes and reads their handles, and never touches
+/// a result or a completion, so the library's unspecialized code runs it without any metadata look-up.
 @usableFromInline
 struct PendingRunsStateMachine {
   /// Where the future's result stands.
@@ -61,19 +66,30 @@ struct PendingRunsStateMachine {
     case ended
   }
 
-  /// What the engine does after `add`.
+  /// The table's own slot for the first run.
+  enum FirstRun: Equatable {
+    /// No run has taken it yet.
+    case unused
+    /// The first run waits in it.
+    case waiting
+    /// The first run left it (delivered, cancelled or abandoned); it is not used again.
+    case left
+  }
+
+  /// What the engine does after `addFirst` or `add`.
   @usableFromInline
   enum Added: Equatable {
-    /// Nothing more: the run waits in the list (after registering its cancel handler).
+    /// Nothing more: the run waits (after registering its cancel handler).
     case wait
-    /// The run waits; the engine observes the future now, for the whole list (the first run only).
+    /// The run waits; the engine observes the future now, for the whole table (the first run only).
     case waitAndObserve
-    /// The result is already here and was delivered: deliver it to this run at once (it was not linked).
+    /// The result is already here and was delivered: deliver it to this run at once (it does not wait).
     case deliverNow
   }
 
   private(set) var phase = Phase.waiting(observed: false)
-  /// The run that began first; owns the list.
+  private(set) var first = FirstRun.unused
+  /// The first run after the slot's; owns the list.
   private var head: _PendingRun?
   /// The run that began last; not owned.
   private unowned(unsafe) var tail: _PendingRun?
@@ -82,18 +98,42 @@ struct PendingRunsStateMachine {
   init() {}
 
   /// Whether no run is waiting.
-  var isEmpty: Bool { head == nil }
+  var isEmpty: Bool { first != .waiting && head == nil }
 
-  /// A run begins to wait: linked at the end of the list, unless the result is already delivered.
+  /// A run begins to wait: in the table's slot if no run took it yet; `nil` if one did, when the run must wait as
+  /// a node (`add`).
+  @usableFromInline
+  mutating func addFirst() -> Added? {
+    guard case .waiting = phase else { return .deliverNow }
+    guard first == .unused else { return nil }
+    first = .waiting
+    return observe()
+  }
+
+  /// A run begins to wait as a node: linked at the end of the list, unless the result is already delivered.
   @usableFromInline
   mutating func add(_ run: _PendingRun) -> Added {
-    guard case .waiting(let observed) = phase else { return .deliverNow }
+    guard case .waiting = phase else { return .deliverNow }
     run.previous = tail
     if let tail { tail.next = run } else { head = run }
     tail = run
     run.isLinked = true
+    return observe()
+  }
+
+  private mutating func observe() -> Added {
+    guard case .waiting(observed: false) = phase else { return .wait }
     phase = .waiting(observed: true)
-    return observed ? .wait : .waitAndObserve
+    return .waitAndObserve
+  }
+
+  /// The first run's cancel handler ran: `true` if it was cancelled (`isCancelled`) and has left the slot, so that
+  /// the caller owns what the slot holds and lets go of it; `false` if there is nothing to do (it was interrupted,
+  /// which still delivers, or it already left).
+  mutating func cancelFirst(isCancelled: Bool) -> Bool {
+    guard case .waiting = phase, first == .waiting, isCancelled else { return false }
+    first = .left
+    return true
   }
 
   /// `run`'s cancel handler ran: `true` if the run was cancelled and is now unlinked, so that the caller owns it
@@ -110,25 +150,38 @@ struct PendingRunsStateMachine {
     return true
   }
 
-  /// The future completed: returns the first waiting run, from which the caller walks the list (now its own) in
-  /// the order the runs began.
+  /// What waits when the phase ends: whether the slot's run does (it began first), and the first node of the
+  /// list, from which the caller walks the list (now its own) in the order the runs began.
   @usableFromInline
-  mutating func deliver() -> _PendingRun? {
+  struct Waiting {
+    @usableFromInline let first: Bool
+    @usableFromInline let list: _PendingRun?
+
+    init(first: Bool, list: _PendingRun?) {
+      self.first = first
+      self.list = list
+    }
+  }
+
+  /// The future completed: returns the runs that wait, for the caller to deliver to.
+  @usableFromInline
+  mutating func deliver() -> Waiting {
     guard case .waiting = phase else {
       preconditionFailure("Future.promise: a future delivered its result twice to its waiting runs")
     }
     return end()
   }
 
-  /// The future is freed while pending: returns the first waiting run, for the caller to let go of the list.
-  mutating func abandon() -> _PendingRun? {
-    guard case .waiting = phase else { return nil }
+  /// The future is freed while pending: returns the runs that wait, for the caller to let go of.
+  mutating func abandon() -> Waiting {
+    guard case .waiting = phase else { return Waiting(first: false, list: nil) }
     return end()
   }
 
-  private mutating func end() -> _PendingRun? {
+  private mutating func end() -> Waiting {
     phase = .ended
     tail = nil
-    return head.take()
+    defer { if first == .waiting { first = .left } }
+    return Waiting(first: first == .waiting, list: head.take())
   }
 }
