@@ -130,8 +130,11 @@ struct PendingRunsStateMachine {
   /// The first run's cancel handler ran: `true` if it was cancelled (`isCancelled`) and has left the slot, so that
   /// the caller owns what the slot holds and lets go of it; `false` if there is nothing to do (it was interrupted,
   /// which still delivers, or it already left).
-  mutating func cancelFirst(isCancelled: Bool) -> Bool {
-    guard case .waiting = phase, first == .waiting, isCancelled else { return false }
+  ///
+  /// `isCancelled` reads the slot's handle, so it is evaluated only while the run is in the slot: once it left,
+  /// whoever made it leave may be clearing the slot with no lock held.
+  mutating func cancelFirst(isCancelled: @autoclosure () -> Bool) -> Bool {
+    guard case .waiting = phase, first == .waiting, isCancelled() else { return false }
     first = .left
     return true
   }
