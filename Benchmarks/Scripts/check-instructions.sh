@@ -57,6 +57,7 @@ measured[callbacks.task.build+run]=$(per_stage callbacks.task)
 measured[minimal.task.build+run]=$(per_stage minimal.task)
 measured[minimal.taskLoop.iteration]=$(per_stage minimal.taskLoop)
 measured[promise.task.build+run]=$(per_stage promise.task)
+measured[future.pendingPromise.build+run]=$(per_stage future.pendingPromise)
 measured[promise.taskLoop.iteration]=$(per_stage promise.taskLoop)
 measured[callbacks.loop.iteration]=$(per_stage callbacks.loop)
 measured[promise.loop.iteration]=$(per_stage promise.loop)
@@ -71,7 +72,8 @@ measured[promise.zip.3]=$(per_stage promise.zip.3)
 names="callbacks.map.build+run callbacks.map.run promise.map.build+run promise.map.run promise.mapOperator.build+run
 promise.result.build+run
 promise.flatMap.build+run promise.error.build+run callbacks.task.build+run minimal.task.build+run promise.task.build+run
-minimal.taskLoop.iteration promise.taskLoop.iteration callbacks.loop.iteration promise.loop.iteration future.map.build+run
+future.pendingPromise.build+run minimal.taskLoop.iteration promise.taskLoop.iteration callbacks.loop.iteration
+promise.loop.iteration future.map.build+run
 promise.all.child promise.race.100 promise.any.100 promise.zip.3"
 
 if [[ "${1:-}" == "--update" ]]; then
@@ -95,7 +97,7 @@ for name in $names; do
   ceiling=$(awk -v n="$name" '$1 == n { print $2 }' "$ceilings")
   floor=$floor_build; [[ $name == *.run ]] && floor=$floor_run
   [[ $name == *.loop.iteration ]] && floor=${measured[callbacks.loop.iteration]}
-  [[ $name == *.task.build+run || $name == *.taskLoop.iteration ]] && floor=${measured[callbacks.task.build+run]}
+  [[ $name == *.task.build+run || $name == *.pendingPromise.build+run || $name == *.taskLoop.iteration ]] && floor=${measured[callbacks.task.build+run]}
   ratio=$(awk -v a="$value" -v b="$floor" 'BEGIN { printf "%.2f", a / b }')
   if [[ -z $ceiling ]]; then
     verdict="FAIL (no ceiling: run --update)"; failures=$((failures + 1))

@@ -101,6 +101,24 @@ func promiseTaskChain(_ stages: Int) -> Promise<Int, BenchError> {
   return chain
 }
 
+/// Resolutions deferred by `pendingFutureChain`'s stages, resolved after `run` returns (as an event loop would);
+/// the array keeps its capacity between runs.
+nonisolated(unsafe) var later: [(Future<Int, BenchError>.Resolver, Int)] = []
+
+/// Each stage returns the promise of a pending future, resolved after the stage has returned (the package
+/// benchmarks' `Future.pendingPromise`).
+func pendingFutureChain(_ stages: Int) -> Promise<Int, BenchError> {
+  var chain = Promise<Int, BenchError>(value: 0)
+  for _ in 0..<stages {
+    chain = chain.then { value in
+      let (future, resolver) = Future<Int, BenchError>.makePending()
+      later.append((resolver, value &+ 1))
+      return future.promise
+    }
+  }
+  return chain
+}
+
 /// A recursive loop through a task: each iteration waits for a promise made from a task.
 func taskLoop(_ remaining: Int) -> Promise<Int, BenchError> {
   if remaining == 0 { return Promise(value: 0) }
@@ -178,6 +196,12 @@ func measure() {
     for _ in 0..<runs { chain.task { consume($0) } }
   case "minimal.taskLoop":
     for _ in 0..<runs { minimalTaskLoop(stages).task { consume($0) } }
+  case "future.pendingPromise":
+    let chain = pendingFutureChain(stages)
+    for _ in 0..<runs {
+      chain.run { consume($0) }
+      while let (resolver, value) = later.popLast() { resolver.resolve(value) }
+    }
   case "promise.taskLoop":
     for _ in 0..<runs { taskLoop(stages).run { consume($0) } }
   case "callbacks.loop":

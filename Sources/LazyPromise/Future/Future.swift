@@ -30,7 +30,7 @@ public final class Future<T, E: Error>: _FutureResultSlot<Result<T, E>?> {
   public typealias Completion = @Sendable (Result<T, E>) -> Void
 
   @usableFromInline let _state: _FutureStateMachine
-  /// The runs of `promise` (and of `shared()` promises) waiting for the result; see `PendingRuns`.
+  /// The table of the runs of `promise` waiting for the result (`PendingRuns`), or 0 until a run first waits.
   @usableFromInline let _pendingRuns: Atomic<UInt>
 
   @inlinable

@@ -65,7 +65,8 @@ extension Future {
   /// let artist: Future<Artist, LookupError> = cache.artist(id)
   /// artist.promise.then(\.artistName).run { print($0) }
   /// ```
+  @inlinable
   public var promise: Promise<T, E> {
-    lazyView
+    Promise(_stage: _FutureViewStage(self))
   }
 }
