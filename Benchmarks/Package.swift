@@ -43,7 +43,10 @@ let package = Package(
     // would fail that run (`swift package benchmark` with no `--target` would end in "benchmarkCrashed").
     .executableTarget(
       name: "InstructionCounts",
-      dependencies: [.product(name: "LazyPromise", package: "LazyPromise"), "MinimalPromise"],
+      dependencies: [
+        .product(name: "LazyPromise", package: "LazyPromise"), "MinimalPromise",
+        .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
+      ],
       path: "Sources/InstructionCounts"
     ),
     // What tracing costs when on (Docs/Guides/Tracing.md), measured under valgrind like InstructionCounts.

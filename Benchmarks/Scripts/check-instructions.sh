@@ -56,6 +56,8 @@ measured[callbacks.task.build+run]=$(per_stage callbacks.task)
 # costs before any engine (four allocations a stage, as `promise.task`).
 measured[minimal.task.build+run]=$(per_stage minimal.task)
 measured[minimal.taskLoop.iteration]=$(per_stage minimal.taskLoop)
+# swift-nio's join: `flatMap` returning the future of a promise that the task completes (EmbeddedEventLoop).
+measured[nio.task.build+run]=$(per_stage nio.task)
 measured[promise.task.build+run]=$(per_stage promise.task)
 measured[future.pendingPromise.build+run]=$(per_stage future.pendingPromise)
 measured[promise.taskLoop.iteration]=$(per_stage promise.taskLoop)
@@ -71,8 +73,8 @@ measured[promise.any.100]=$(per_stage promise.any.100)
 measured[promise.zip.3]=$(per_stage promise.zip.3)
 names="callbacks.map.build+run callbacks.map.run promise.map.build+run promise.map.run promise.mapOperator.build+run
 promise.result.build+run
-promise.flatMap.build+run promise.error.build+run callbacks.task.build+run minimal.task.build+run promise.task.build+run
-future.pendingPromise.build+run minimal.taskLoop.iteration promise.taskLoop.iteration callbacks.loop.iteration
+promise.flatMap.build+run promise.error.build+run callbacks.task.build+run minimal.task.build+run nio.task.build+run
+promise.task.build+run future.pendingPromise.build+run minimal.taskLoop.iteration promise.taskLoop.iteration callbacks.loop.iteration
 promise.loop.iteration future.map.build+run
 promise.all.child promise.race.100 promise.any.100 promise.zip.3"
 

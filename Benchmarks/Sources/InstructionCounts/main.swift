@@ -9,6 +9,7 @@
 // and 1 is one warm build + run of a whole STAGES-stage chain, what a run costs once included
 // (Benchmarks/Scripts/flat-cost.sh).
 import LazyPromise
+import NIOEmbedded
 
 #if canImport(Glibc)
   import Glibc
@@ -191,6 +192,9 @@ func measure() {
   case "promise.task":
     let chain = promiseTaskChain(stages)
     for _ in 0..<runs { chain.run { consume($0) } }
+  case "nio.task":
+    let loop = EmbeddedEventLoop()
+    for _ in 0..<runs { nioTaskChain(stages, on: loop) }
   case "minimal.task":
     let chain = minimalTaskChain(stages)
     for _ in 0..<runs { chain.task { consume($0) } }
