@@ -18,7 +18,9 @@ enum _Source<T, E: Error>: @unchecked Sendable {
   /// the check into the stage's own continuation (rather than wrapping it) saves an allocation per task.
   ///
   /// - Parameter joining: `true` where chains join at run time (a `flatMap` running the promise its function
-  ///   returned): the call always goes through the trampoline, since joins can repeat without bound.
+  ///   returned), since joins can repeat without bound: a stage is then started through `RunHandle._join` (or
+  ///   the trampoline, on the stages that hop) and a known result through the trampoline; a task is called
+  ///   directly.
   @inlinable
   func start(
     _ handle: RunHandle,

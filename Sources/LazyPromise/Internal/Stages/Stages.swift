@@ -1,11 +1,12 @@
 // The stages `then`, `map`, `flatMap` and the error operators build: `_ValueStage` (a function of one of the three
-// exact shapes), `_StepStage` (a function returning a `ThenStep`, which every inline `then` closure is) and
-// `_HandlerStage` (a function of the whole result: the error operators). Each stores its function with the exact
-// function type the operator receives (storing it as an opaque generic value would re-abstract it, which
-// allocates), and gives its base class an `Invoke` closure written where the types are concrete. The value stages
-// (`_ValueStage`, `_StepStage`) also give it a `_fused` entry, so that a run drives several of them in a row with
-// direct calls (`Fusion.swift`); their `Invoke` hands a run to `_runFused` when the stages before them are value
-// stages too, and otherwise runs the stage on its own.
+// exact shapes: `map`, `flatMap`, `attemptMap` and the like), `_StepStage` (a function returning a `ThenStep`:
+// every `then` with a `Result` or a `Promise`, named or inline) and `_HandlerStage` (a function of the whole
+// result: the error operators). Each stores its function with the exact function type the operator receives
+// (storing it as an opaque generic value would re-abstract it, which allocates), and gives its base class an
+// `Invoke` closure written where the types are concrete. The value stages (`_ValueStage`, `_StepStage`) also give
+// it a `_fused` entry, so that a run drives several of them in a row with direct calls (`Fusion.swift`). `Invoke`
+// is only called on the last stage of a segment: it hands the run to `_runFused` when the segment that ends there
+// has more than that one stage, and otherwise runs the stage on its own, with a continuation.
 //
 // Each stage also has a generic parameter `Upstream`, always `_Source` of its input (its initializer requires it),
 // for the type of its `upstream` property. A class's `deinit` is never specialized: it destroys the stored
@@ -22,12 +23,12 @@
 /// would re-abstract it, which allocates. Three cases of one function-sized payload: 16 bytes, as one function.
 @usableFromInline
 enum _ValueFunction<S, T, E: Error>: Sendable {
-  /// `map`, and `then` with a `T -> U` function.
+  /// `map`, `then` with a `T -> U` function, `tap` and `asVoid`.
   case value(@Sendable (S) -> T)
-  /// `then` with a `T -> Result<U, E>` function.
+  /// `attemptMap`, `tryMap`, `unwrap` and `validate` (`then` with a `Result` builds a `_StepStage`).
   case result(@Sendable (S) -> Result<T, E>)
-  /// `flatMap`, and `then` with a `T -> Promise<U, E>` function: a promise with a known result goes on by a direct
-  /// call, anything else is a join.
+  /// `flatMap`, `flatten` and a traced `then`: a promise with a known result goes on by a direct call, anything
+  /// else is a join.
   case promise(@Sendable (S) -> Promise<T, E>)
 
   /// Applies the function to stage `index`'s input in a fused run and passes the output on. A method, so that the
@@ -51,12 +52,12 @@ enum _ValueFunction<S, T, E: Error>: Sendable {
   }
 }
 
-/// `then`, `map` and `flatMap` with a function of one of the three exact shapes (`_ValueFunction`).
+/// `map`, `flatMap`, `attemptMap` and the like: a function of one of the three exact shapes (`_ValueFunction`).
 ///
 /// One stage class for the three shapes: a switch over the function's case costs a few instructions a stage, and
 /// a stage is 104 bytes whichever the shape. Its two entries are the two ways a run reaches a value stage: `_fused`
-/// when the stages before it are value stages too (a segment, `Fusion.swift`), `_invoke` when it is the first value
-/// stage after another kind of stage, which runs it on its own with a continuation.
+/// inside a segment (`Fusion.swift`), `_invoke` as a segment's last stage, which runs it on its own with a
+/// continuation when the segment is that stage alone.
 ///
 /// Why two run paths, not one: running a lone value stage as a segment of one stage (a waiter for its input, the
 /// segment's frame, a delivery through the trampoline) was measured on 2026-11-25 (`check-instructions.sh`, with
@@ -275,8 +276,9 @@ extension Promise {
   /// Runs this promise as the continuation of a stage of `handle`'s run, passing its result to `completion`.
   ///
   /// A known result (`Promise(value:)`, and every plain value a ``ThenBuilder`` closure produces) is delivered
-  /// as a `map` stage delivers, with no join: it cannot start more work. Anything else is a join, which always
-  /// goes through the trampoline. Library machinery: `then` calls it.
+  /// as a `map` stage delivers, with no join: it cannot start more work. Anything else is a join: a task is called
+  /// directly, a stage is started through `RunHandle._join` (or the trampoline, if it hops). Library machinery:
+  /// `then` calls it.
   ///
   /// ```swift
   /// let next = Promise<Int, Never>(value: 1).then { Promise<Int, Never>(value: $0 + 1) }  // calls it for you
