@@ -33,7 +33,7 @@
 /// taken the unspecialized `zip` of 3 from 96,051 to 102,863 instructions a run (`check-instructions.sh`,
 /// `promise.zip.3`). `end` hands them to the engine once the run is decided (to deliver with, then let go of), and
 /// `stop(.cancel)` when it is cancelled; so a handler that a task keeps after that holds the engine alone, which
-/// ignores a late call (contract 6.6).
+/// ignores a late call (contract 6.7).
 ///
 /// An event that cannot happen traps with the state and the event: `begin` twice, the driver asking for an input
 /// while not driving, an input returning its handle twice or delivering twice.

@@ -11,7 +11,7 @@ import Synchronization
 ///   (`interrupted`) runs on: the input in progress is interrupted, and so is every input started later.
 /// - `.ended`: the run delivered or was cancelled. Every later event is ignored; the inputs, the caller's
 ///   function and the completion were handed to the engine to let go of, so an input's completion handler that its
-///   task keeps holds the engine alone (contract 6.6).
+///   task keeps holds the engine alone (contract 6.7).
 struct ReduceStateMachine<T, E: Error, Accumulated> {
   /// What a run holds until it ends.
   struct Held {

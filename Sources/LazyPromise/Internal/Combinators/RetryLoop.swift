@@ -18,7 +18,7 @@
 /// What the run holds until it ends (`Held`: the upstream, the caller's predicate, the completion) is `held`, and
 /// `end` hands it to the engine — to deliver with, then let go of — when the run delivers or is cancelled. After
 /// that an attempt's completion handler that its task keeps holds the engine alone, which ignores a late call
-/// (contract 6.6).
+/// (contract 6.7).
 ///
 /// An event that cannot happen traps with the phase and the event: an attempt failing while none runs, a retry
 /// taken while nothing was being decided, an attempt deferred by the trampoline that is not the one in progress.

@@ -100,7 +100,7 @@ struct SharedStateMachine<T, E: Error, Attempt: AnyObject> {
 /// unsubscription). Its state is `SharedStateMachine`.
 final class SharedWork<T, E: Error>: @unchecked Sendable {  // its mutable state is behind `lock`
   /// What an attempt's completion handler holds: the work, until the attempt is cancelled or has reported. A task
-  /// that keeps the handler then holds this small object alone, which ignores a late call (contract 6.6).
+  /// that keeps the handler then holds this small object alone, which ignores a late call (contract 6.7).
   final class Attempt: Sendable {
     let work: _Lock<SharedWork?>
 

@@ -19,8 +19,9 @@ import Synchronization
 // through a pointer of a generic type is re-abstracted, which allocates a thunk each time.
 //
 // Stack: a segment is at most `_segmentLimit` direct calls deep, with the trampoline's check every `_hopInterval`
-// of them (`_Fused.forward`); its output is delivered after they return, through the trampoline, and a segment
-// waiting for another one upstream starts it through the trampoline.
+// of them (`_Fused.forward`); its output is delivered after they return, through the trampoline. A segment waiting
+// for another one upstream starts it through the trampoline or the handle's join window (`_Source.startStage`); a
+// join on a caller's task calls the task directly, and the stages its result drives check as above.
 // Segments of a chain of value stages end at depths that are multiples of `_segmentLimit`, so the stages at
 // multiples of `_relayInterval` start theirs through a relay, which bounds how many continuations a release frees
 // recursively (`_Relay`).
