@@ -309,7 +309,7 @@ final class _Gather<T: Sendable, E: Error>: @unchecked Sendable {  // its mutabl
   @usableFromInline typealias Machine = _GatherStateMachine<T, E>
 
   @usableFromInline let lock = _StateLock()  // guards `machine`, kept beside it: see `_StateLock`
-  /// Only touched through `lock.withLock(&machine)`, or alone in `deinit`.
+  /// Only touched inside `lock.withLock`, or alone in `deinit`.
   @usableFromInline @exclusivity(unchecked) var machine: Machine
 
   @inlinable
@@ -328,7 +328,7 @@ final class _Gather<T: Sendable, E: Error>: @unchecked Sendable {  // its mutabl
   /// Starts the run.
   @inlinable
   func start() {
-    perform(lock.withLock(&machine) { $0.begin() })
+    perform(lock.withLock { machine.begin() })
   }
 
   /// Stops the run the way the combined run was stopped: cancelled, no more inputs start, the running ones are
@@ -336,7 +336,7 @@ final class _Gather<T: Sendable, E: Error>: @unchecked Sendable {  // its mutabl
   /// and as each starts, and the run still delivers what they then deliver.
   @inlinable
   func stop(_ mode: _StopMode) {
-    switch lock.withLock(&machine, { $0.stop(mode) }) {
+    switch lock.withLock({ machine.stop(mode) }) {
     case .none:
       return
     case .interrupt(let handles):
@@ -356,7 +356,7 @@ final class _Gather<T: Sendable, E: Error>: @unchecked Sendable {  // its mutabl
       drive()
     case .finish(let decisive, let results, let cancel):
       for handle in cancel { handle.cancel() }
-      let held = lock.withLock(&machine) { $0.end() }
+      let held = lock.withLock { machine.end() }
       held.finish(decisive, results)
     // `held` is released here, with the lock no longer held, and not through the trampoline: what it holds is
     // shallow by now (the enclosing run's continuation, whose engine has already ended or runs on; input promises
@@ -366,14 +366,14 @@ final class _Gather<T: Sendable, E: Error>: @unchecked Sendable {  // its mutabl
 
   @inlinable
   func drive() {
-    let inputs = lock.withLock(&machine) { $0.inputsForTurn() }
-    while let index = lock.withLock(&machine, { $0.nextToStart() }) {
+    let inputs = lock.withLock { machine.inputsForTurn() }
+    while let index = lock.withLock({ machine.nextToStart() }) {
       // Started through the trampoline (`run` joins), so combinators nested to any depth start in bounded stack.
       let handle = RunHandle()
       inputs[index]._run(under: handle) { result in
-        self.perform(self.lock.withLock(&self.machine) { $0.received(result, from: index) })
+        self.perform(self.lock.withLock { self.machine.received(result, from: index) })
       }
-      switch lock.withLock(&machine, { $0.started(index, handle: handle) }) {
+      switch lock.withLock({ machine.started(index, handle: handle) }) {
       case .keep: break
       case .interrupt: handle._interrupt()
       case .cancel: handle.cancel()

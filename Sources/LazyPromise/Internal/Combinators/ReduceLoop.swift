@@ -114,7 +114,7 @@ final class ReduceLoop<T, E: Error, Accumulated>: @unchecked Sendable {  // its 
   typealias Machine = ReduceStateMachine<T, E, Accumulated>
 
   private let lock = _StateLock()  // guards `state`, kept beside it: see `_StateLock`
-  /// Only touched through `lock.withLock(&state)`, or alone in `deinit`.
+  /// Only touched inside `lock.withLock`, or alone in `deinit`.
   @exclusivity(unchecked) private var state: Machine
 
   private init(_ held: Machine.Held, initial: Accumulated) {
@@ -141,7 +141,7 @@ final class ReduceLoop<T, E: Error, Accumulated>: @unchecked Sendable {  // its 
 
   /// Starts the next input, or delivers.
   private func step() {
-    switch lock.withLock(&state, { $0.next() }) {
+    switch lock.withLock({ state.next() }) {
     case .none:
       return
     case .deliver(let accumulated, let ended):
@@ -156,13 +156,13 @@ final class ReduceLoop<T, E: Error, Accumulated>: @unchecked Sendable {  // its 
   private func received(_ result: Result<T, E>) {
     switch result {
     case .failure(let error):
-      guard let ended = lock.withLock(&state, { $0.failed() }) else { return }
+      guard let ended = lock.withLock({ state.failed() }) else { return }
       ended.completion(.failure(error))
       Self.release(ended)
     case .success(let value):
-      guard let (combine, accumulated) = lock.withLock(&state, { $0.folding() }) else { return }
+      guard let (combine, accumulated) = lock.withLock({ state.folding() }) else { return }
       let folded = combine(accumulated, value)
-      guard lock.withLock(&state, { $0.folded(folded) }) else { return }
+      guard lock.withLock({ state.folded(folded) }) else { return }
       // A synchronous input re-enters `step` from inside the last one: go through the trampoline, as every
       // run-time join does, so any number of inputs runs in bounded stack.
       _hop({ step() }, { { self.step() } })
@@ -170,7 +170,7 @@ final class ReduceLoop<T, E: Error, Accumulated>: @unchecked Sendable {  // its 
   }
 
   private func stop(_ mode: _StopMode) {
-    switch lock.withLock(&state, { $0.stop(mode) }) {
+    switch lock.withLock({ state.stop(mode) }) {
     case .none:
       break
     case .interrupt(let child):

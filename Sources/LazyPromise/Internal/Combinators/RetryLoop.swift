@@ -224,7 +224,7 @@ final class RetryLoop<T, E: Error>: @unchecked Sendable {  // its mutable state 
     let completion: Promise<T, E>.Completion
   }
   private let lock = _StateLock()  // guards `state`, kept beside it: see `_StateLock`
-  /// Only touched through `lock.withLock(&state)`, or alone in `deinit`.
+  /// Only touched inside `lock.withLock`, or alone in `deinit`.
   @exclusivity(unchecked) private var state: RetryStateMachine<E, Held>
 
   private init(retries: Int, first: RunHandle, held: Held) {
@@ -252,7 +252,7 @@ final class RetryLoop<T, E: Error>: @unchecked Sendable {  // its mutable state 
 
   /// Starts an attempt under `child`, unless the run has ended.
   private func attempt(_ child: RunHandle) {
-    guard let upstream = lock.withLock(&state, { $0.held?.upstream }) else { return }
+    guard let upstream = lock.withLock({ state.held?.upstream }) else { return }
     attempt(child, of: upstream)
   }
 
@@ -262,7 +262,7 @@ final class RetryLoop<T, E: Error>: @unchecked Sendable {  // its mutable state 
 
   /// Ends the run with `result`: delivers it, unless the run has already ended, and lets go of what it held.
   private func deliver(_ result: Result<T, E>) {
-    guard let held = lock.withLock(&state, { $0.end() }) else { return }
+    guard let held = lock.withLock({ state.end() }) else { return }
     held.completion(result)
     Self.release(held)
   }
@@ -275,7 +275,7 @@ final class RetryLoop<T, E: Error>: @unchecked Sendable {  // its mutable state 
 
   private func finish(_ result: Result<T, E>) {
     guard case .failure(let error) = result else { return deliver(result) }
-    let (failed, held) = lock.withLock(&state) { ($0.failed(), $0.held) }
+    let (failed, held) = lock.withLock { (state.failed(), state.held) }
     guard let held else { return }  // cancelled as it failed
     switch failed {
     case .deliver:
@@ -288,29 +288,29 @@ final class RetryLoop<T, E: Error>: @unchecked Sendable {  // its mutable state 
 
   private func retry(after error: E, backoff: (RetryBackoff, any PromiseScheduler)?) {
     guard let (backoff, scheduler) = backoff else {
-      switch lock.withLock(&state, { $0.retryNow() }) {
+      switch lock.withLock({ state.retryNow() }) {
       case .attempt(let child):
         // A synchronous failure retried at once re-enters `attempt` from inside the last one: go through the
         // trampoline, as every run-time join does, so a long streak of failures runs in bounded stack. A deferred
         // start looks its handle up again, so that the deferred closure holds the loop alone (no allocation).
-        return _hop({ attempt(child) }, { { self.attempt(self.lock.withLock(&self.state) { $0.deferredAttempt() }) } })
+        return _hop({ attempt(child) }, { { self.attempt(self.lock.withLock { self.state.deferredAttempt() }) } })
       case .deliver:
         return deliver(.failure(error))
       }
     }
-    switch lock.withLock(&state, { $0.retryAfterWait(error) }) {
+    switch lock.withLock({ state.retryAfterWait(error) }) {
     case .wait(let retry):
       let timer = scheduler.enqueue(after: backoff.delay(beforeRetry: retry)) { [self] in
-        if let child = lock.withLock(&state, { $0.timerFired() }) { attempt(child) }
+        if let child = lock.withLock({ state.timerFired() }) { attempt(child) }
       }
-      if lock.withLock(&state, { $0.armed(timer, forRetry: retry) }) == .cancel { timer.cancel() }
+      if lock.withLock({ state.armed(timer, forRetry: retry) }) == .cancel { timer.cancel() }
     case .deliver:
       deliver(.failure(error))
     }
   }
 
   private func stop(_ mode: _StopMode) {
-    switch lock.withLock(&state, { $0.stop(mode) }) {
+    switch lock.withLock({ state.stop(mode) }) {
     case .none:
       break
     case .stopAttempt(let child):
@@ -321,7 +321,7 @@ final class RetryLoop<T, E: Error>: @unchecked Sendable {  // its mutable state 
       if let error { deliver(.failure(error)) }
     }
     // A cancelled run delivers nothing: let go of what it held.
-    if mode == .cancel, let held = lock.withLock(&state, { $0.end() }) { Self.release(held) }
+    if mode == .cancel, let held = lock.withLock({ state.end() }) { Self.release(held) }
   }
 }
 

@@ -125,7 +125,7 @@ final class SharedWork<T, E: Error>: @unchecked Sendable {  // its mutable state
   typealias Machine = SharedStateMachine<T, E, Attempt>
 
   private let lock = _StateLock()  // guards `state`, kept beside it: see `_StateLock`
-  /// Only touched through `lock.withLock(&state)`.
+  /// Only touched inside `lock.withLock`.
   @exclusivity(unchecked) private var state: Machine
 
   init(_ promise: Promise<T, E>) {
@@ -134,7 +134,7 @@ final class SharedWork<T, E: Error>: @unchecked Sendable {  // its mutable state
 
   /// One run of the shared promise: starts the work if it is not running, and waits for it.
   func run(_ run: _TaskRun, completion: @escaping Promise<T, E>.Completion) {
-    switch lock.withLock(&state, { $0.join(completion, makeAttempt: { Attempt(self) }) }) {
+    switch lock.withLock({ state.join(completion, makeAttempt: { Attempt(self) }) }) {
     case .deliver(let result):
       completion(result)
     case .wait(let key):
@@ -150,7 +150,7 @@ final class SharedWork<T, E: Error>: @unchecked Sendable {  // its mutable state
   private func leave(_ key: Int, when run: _TaskRun) {
     run.onStop { [self] mode in
       guard mode == .cancel else { return }
-      switch lock.withLock(&state, { $0.leave(key) }) {
+      switch lock.withLock({ state.leave(key) }) {
       case .none:
         break
       case .release(let removed):
@@ -165,6 +165,6 @@ final class SharedWork<T, E: Error>: @unchecked Sendable {  // its mutable state
 
   /// Keeps `attempt`'s result and delivers it to every waiting run, in the order they began.
   private func finish(_ attempt: Attempt, with result: Result<T, E>) {
-    for completion in lock.withLock(&state, { $0.finished(attempt, with: result) }) { completion(result) }
+    for completion in lock.withLock({ state.finished(attempt, with: result) }) { completion(result) }
   }
 }

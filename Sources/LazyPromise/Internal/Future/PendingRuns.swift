@@ -47,7 +47,7 @@ final class PendingRuns<T, E: Error>: _FutureObserverOf<T, E>, @unchecked Sendab
     let generation = handle._generation
     let added: PendingRunsStateMachine.Added
     let stop: @Sendable () -> Void
-    let slot: PendingRunsStateMachine.Added? = lock.withLock { _ in
+    let slot: PendingRunsStateMachine.Added? = lock.withLock {
       let slot = state.addFirst()
       if slot == .wait || slot == .waitAndObserve {
         firstCompletion = completion
@@ -61,7 +61,7 @@ final class PendingRuns<T, E: Error>: _FutureObserverOf<T, E>, @unchecked Sendab
       stop = { self.stopFirst() }  // one capture, in specialized code: allocates nothing of its own
     } else {
       let run = _PendingRunOf(table: self, handle: handle, generation: generation, completion: completion)
-      added = lock.withLock(&state) { $0.add(run) }
+      added = lock.withLock { state.add(run) }
       stop = _PendingRun.stopHandler(run)
     }
     switch added {
@@ -81,7 +81,7 @@ final class PendingRuns<T, E: Error>: _FutureObserverOf<T, E>, @unchecked Sendab
   /// The first run's cancel handler ran.
   @usableFromInline
   func stopFirst() {
-    guard lock.withLock({ _ in state.cancelFirst(isCancelled: firstHandle?._isCancelled == true) }) else { return }
+    guard lock.withLock({ state.cancelFirst(isCancelled: firstHandle?._isCancelled == true) }) else { return }
     let held = (firstCompletion, firstHandle)  // it left the slot: the caller's alone
     firstCompletion = nil
     firstHandle = nil
@@ -90,7 +90,7 @@ final class PendingRuns<T, E: Error>: _FutureObserverOf<T, E>, @unchecked Sendab
 
   /// A later run's cancel handler ran.
   func stop(_ run: _PendingRunOf<T, E>) {
-    guard lock.withLock(&state, { $0.cancel(run) }) else { return }
+    guard lock.withLock({ state.cancel(run) }) else { return }
     let held = (run.takeCompletion(), run.handle.take())  // unlinked: the caller's alone
     withExtendedLifetime(held) {}  // released here, with the lock no longer held
   }
@@ -99,7 +99,7 @@ final class PendingRuns<T, E: Error>: _FutureObserverOf<T, E>, @unchecked Sendab
   /// would (so a run cancelled meanwhile is refused) and receives the result.
   @inlinable
   func deliver(_ result: Result<T, E>) {
-    let waiting = lock.withLock(&state) { $0.deliver() }
+    let waiting = lock.withLock { state.deliver() }
     if waiting.first {
       let completion = firstCompletion
       firstCompletion = nil
@@ -121,7 +121,7 @@ final class PendingRuns<T, E: Error>: _FutureObserverOf<T, E>, @unchecked Sendab
 
   /// The future is freed while pending: its waiting runs will never deliver; let go of what they hold.
   func abandon() {
-    let waiting = lock.withLock(&state) { $0.abandon() }
+    let waiting = lock.withLock { state.abandon() }
     if waiting.first {
       let held = (firstCompletion, firstHandle)
       firstCompletion = nil

@@ -58,13 +58,13 @@ final class AwaitBridge<T: Sendable, E: Error>: @unchecked Sendable {  // its mu
 
   private let handle = RunHandle()
   private let lock = _StateLock()  // guards `state`, kept beside it: see `_StateLock`
-  /// Only touched through `lock.withLock(&state)`.
+  /// Only touched inside `lock.withLock`.
   @exclusivity(unchecked) private var state = Machine()
 
   /// Stores the continuation, then starts the run (unless the task was cancelled first and `cancelled` can say
   /// so).
   func start(_ promise: Promise<T, E>, _ continuation: CheckedContinuation<Result<T, E>, Never>, cancelled: E?) {
-    lock.withLock(&state) { $0.start(continuation) }
+    lock.withLock { state.start(continuation) }
     if let cancelled, handle.isCancelled {
       resume(.failure(cancelled))
       return
@@ -85,6 +85,6 @@ final class AwaitBridge<T: Sendable, E: Error>: @unchecked Sendable {  // its mu
   }
 
   private func resume(_ result: Result<T, E>) {
-    lock.withLock(&state) { $0.resume() }?.resume(returning: result)
+    lock.withLock { state.resume() }?.resume(returning: result)
   }
 }

@@ -24,7 +24,7 @@ import Synchronization
 /// // A generic engine's state machine: kept beside the lock and passed to it (`_StateLock`, which says why).
 /// private let lock = _StateLock()  // guards `state`
 /// @exclusivity(unchecked) private var state: RetryStateMachine<E, Held>  // only touched through `lock`
-/// let action = lock.withLock(&state) { $0.failed() }
+/// let action = lock.withLock { state.failed() }
 /// perform(action)  // after the lock is released
 /// ```
 ///
@@ -63,8 +63,8 @@ struct _Lock<State>: ~Copyable {
 extension _Lock: @unchecked Sendable {}  // the mutex is what makes sharing the state safe
 
 /// The lock of a generic engine (`_Gather`, `RetryLoop`, `ReduceLoop`, `SharedWork`, `AwaitBridge`): it guards a state
-/// machine that the engine keeps beside it, in a stored property, and that each critical section is handed:
-/// `lock.withLock(&state) { $0.event() }`.
+/// machine that the engine keeps beside it, in a stored property, and that each critical section reaches:
+/// `lock.withLock { state.event() }`.
 ///
 /// Why beside the lock, not in it: `Mutex` is a resilient type of the Synchronization module, so the layout of a
 /// `Mutex` holding anything but `Void` is found at run time, by looking `Mutex<State>` up in the runtime's metadata
@@ -85,10 +85,15 @@ extension _Lock where State == Void {
     self.init(())
   }
 
-  /// Runs `body` with exclusive access to `state`, which only this lock guards.
+  /// Runs `body`, which reads and changes the state this lock guards, with the lock held:
+  /// `lock.withLock { state.event() }`.
+  ///
+  /// The state is reached inside `body`, not passed in as an `inout` argument: an `inout` access begins where the
+  /// argument is evaluated, before the lock is taken, and the thread sanitizer reports two such accesses from two
+  /// threads as a race (it did, in `_Gather`, when the state was passed as `withLock(&state) { $0.event() }`).
   @inlinable
   @inline(__always)
-  borrowing func withLock<Guarded, Result>(_ state: inout Guarded, _ body: (inout Guarded) -> Result) -> Result {
-    withLock { _ in body(&state) }
+  borrowing func withLock<Result>(_ body: () -> Result) -> Result {
+    withLock { (_: inout Void) in body() }
   }
 }
