@@ -74,6 +74,7 @@ extension Promise {
       let timer = scheduler.enqueue(after: interval) {
         guard once.claim() else { return }
         child.cancel()
+        if _afterQueued({ completion(.failure(error)) }) { return }  // after the cancel handlers (contract 6.8)
         completion(.failure(error))
       }
       run.onStop { mode in

@@ -357,6 +357,8 @@ final class _Gather<T: Sendable, E: Error>: @unchecked Sendable {  // its mutabl
     case .finish(let decisive, let results, let cancel):
       for handle in cancel { handle.cancel() }
       let held = lock.withLock { machine.end() }
+      // Cancel handlers the trampoline queued run before the delivery (contract 6.8).
+      if !cancel.isEmpty, _afterQueued({ held.finish(decisive, results) }) { return }
       held.finish(decisive, results)
     // `held` is released here, with the lock no longer held, and not through the trampoline: what it holds is
     // shallow by now (the enclosing run's continuation, whose engine has already ended or runs on; input promises
@@ -378,6 +380,9 @@ final class _Gather<T: Sendable, E: Error>: @unchecked Sendable {  // its mutabl
       case .interrupt: handle._interrupt()
       case .cancel: handle.cancel()
       }
+      // An input whose work was queued on the trampoline has not delivered yet: the next starts after it, as
+      // by direct calls (contract 6.8). This turn's driver stays the driver.
+      if _afterQueued({ self.drive() }) { return }
     }
   }
 }

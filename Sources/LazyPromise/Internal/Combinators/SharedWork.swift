@@ -165,6 +165,6 @@ final class SharedWork<T, E: Error>: @unchecked Sendable {  // its mutable state
 
   /// Keeps `attempt`'s result and delivers it to every waiting run, in the order they began.
   private func finish(_ attempt: Attempt, with result: Result<T, E>) {
-    for completion in lock.withLock({ state.finished(attempt, with: result) }) { completion(result) }
+    _forEachInOrder(lock.withLock({ state.finished(attempt, with: result) })[...]) { $0(result) }
   }
 }

@@ -124,6 +124,11 @@ public struct _FutureNodeList {
         _FutureNode.borrowing(ready.tail).stackNext = head
         head = ready.head
       }
+      // A callback queued on the trampoline runs before the nodes after it (contract 6.8).
+      if head != 0, _hasQueuedSteps() {
+        let rest = Self(head: head, tail: 0)
+        return _enqueueHop { Self.drain(rest) }
+      }
     }
   }
 

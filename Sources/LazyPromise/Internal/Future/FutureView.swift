@@ -54,12 +54,16 @@ extension Future {
     return Self._pendingRuns(at: original)
   }
 
-  /// Lets go of the table, if one was made, and of the runs still waiting in it; called from `deinit`.
+  /// Lets go of the table, if one was made; called from `deinit`.
+  ///
+  /// Only a future freed while pending abandons the runs still waiting in it. A completed future can be freed
+  /// while its own completion is still delivering (a temporary mapped future is held only by the stage that
+  /// completes it): the table is then an observer still to be called, and delivers to its runs (contract 20.6).
   func releasePendingRuns() {
     let bits = _pendingRuns.load(ordering: .acquiring)
     guard bits != 0 else { return }
     let table = Unmanaged<PendingRuns<T, E>>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeRetainedValue()
-    table.abandon()
+    if !_state.isCompleted { table.abandon() }
   }
 
   @inlinable

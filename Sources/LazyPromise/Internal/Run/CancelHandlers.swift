@@ -107,16 +107,8 @@ struct CancelHandlers {
   consuming func run() {
     guard let first else { return }
     let rest = rest
-    _hop(
-      {
-        first()
-        for handler in rest { handler() }
-      },
-      {
-        {
-          first()
-          for handler in rest { handler() }
-        }
-      })
+    guard !rest.isEmpty else { return _hop(first, { first }) }
+    let handlers = [first] + rest
+    _hop({ _forEachInOrder(handlers[...]) { $0() } }, { { _forEachInOrder(handlers[...]) { $0() } } })
   }
 }

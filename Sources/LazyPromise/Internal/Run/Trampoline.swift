@@ -11,12 +11,23 @@ import Synchronization
 @usableFromInline let _hopInterval = 16
 
 /// Per-thread trampoline state: where the outermost hop started, and the hops queued behind it.
+///
+/// The queue keeps direct-call order (contract 6.8). `queue[head...]` waits to run; a hop queued while a queued hop
+/// runs goes in at `insert`, ahead of the hops queued before that one began (its younger siblings), so everything
+/// it caused runs before them, as it would have by direct calls. `insert > head` means the running step has queued
+/// work that has not run yet: then every later hop of that step is queued too, behind it, so none overtakes it.
 @usableFromInline struct _TrampolineState {
   @usableFromInline var base: UInt = 0
   @usableFromInline var queue: [() -> Void] = []
   @usableFromInline var head: Int = 0
+  @usableFromInline var insert: Int = 0
+  /// The stack budget; only `_withStackBudget` (tests) changes it.
+  @usableFromInline var budget: UInt = _stackBudget
 
   @usableFromInline init() {}
+
+  /// Whether the running step has queued work that has not run yet.
+  @inlinable var hasQueuedSteps: Bool { insert > head }
 }
 
 /// What `_hop` should do with the work it was given.
@@ -25,7 +36,7 @@ import Synchronization
   case enter
   /// The stack still has room: do the work now.
   case call
-  /// The stack budget is spent: queue the work for the outermost hop.
+  /// The stack budget is spent, or earlier work of this step is queued: queue the work for the outermost hop.
   case enqueue
 }
 
@@ -40,20 +51,57 @@ func _hopMode() -> _HopMode {
     state.pointee.base = here
     return .enter
   }
+  if state.pointee.hasQueuedSteps { return .enqueue }  // a direct call would overtake queued work
   // Stacks grow down on every platform Swift supports; a hop above `base` (a shallower frame) is always fine.
-  return base &- here < _stackBudget || here > base ? .call : .enqueue
+  return base &- here < state.pointee.budget || here > base ? .call : .enqueue
 }
 
-/// Queues work for the outermost hop on this thread.
+/// Queues work for the outermost hop on this thread, after what the running step queued before.
 @usableFromInline
 @inline(never)
 func _enqueueHop(_ work: @escaping () -> Void) {
-  trampolineState().pointee.queue.append(work)
+  let state = trampolineState()
+  let insert = state.pointee.insert
+  if insert == state.pointee.queue.count {
+    state.pointee.queue.append(work)
+  } else {
+    state.pointee.queue.insert(work, at: insert)
+  }
+  state.pointee.insert = insert + 1
+}
+
+/// Whether work queued on this thread's trampoline by the running step has not run yet: code that goes on after
+/// a call (a loop starting inputs, a list of handlers) then queues the rest of its work (`_afterQueued`) instead
+/// of overtaking it.
+@usableFromInline
+@inline(never)
+func _hasQueuedSteps() -> Bool {
+  trampolineState().pointee.hasQueuedSteps
+}
+
+/// Queues `rest` behind the work the running step has queued, and returns `true`; or returns `false` when none is
+/// waiting, and the caller goes on itself.
+@inlinable
+func _afterQueued(_ rest: @escaping () -> Void) -> Bool {
+  guard _hasQueuedSteps() else { return false }
+  _enqueueHop(rest)
+  return true
+}
+
+/// Calls `body` with each of `items` in order, as a loop of direct calls would: once a call has queued work on the
+/// trampoline, the rest of the loop is queued behind it, so no later call overtakes it.
+@inlinable
+func _forEachInOrder<Element>(_ items: ArraySlice<Element>, _ body: @escaping (Element) -> Void) {
+  var rest = items
+  while let item = rest.popFirst() {
+    body(item)
+    if !rest.isEmpty, _afterQueued({ _forEachInOrder(rest, body) }) { return }
+  }
 }
 
 private let finishedHop: @Sendable () -> Void = {}
 
-/// Runs the queued hops in order (each may queue more), then marks the trampoline inactive.
+/// Runs the queued hops in order (each may queue more, ahead of the rest), then marks the trampoline inactive.
 @usableFromInline
 @inline(never)
 func _drainHops() {
@@ -62,11 +110,23 @@ func _drainHops() {
     let work = state.pointee.queue[state.pointee.head]
     state.pointee.queue[state.pointee.head] = finishedHop  // release what the hop captured as soon as it ran
     state.pointee.head += 1
+    state.pointee.insert = state.pointee.head
     work()
   }
   state.pointee.queue.removeAll(keepingCapacity: state.pointee.queue.capacity <= 64)
   state.pointee.head = 0
+  state.pointee.insert = 0
   state.pointee.base = 0
+}
+
+/// Runs `body` with this thread's stack budget set to `bytes`, so a test reaches the trampoline's queue at any
+/// depth it chooses (`bytes` = 0 queues every hop after the first).
+func _withStackBudget<R>(_ bytes: UInt, _ body: () throws -> R) rethrows -> R {
+  let state = trampolineState()
+  let saved = state.pointee.budget
+  state.pointee.budget = bytes
+  defer { state.pointee.budget = saved }
+  return try body()
 }
 
 /// Runs `now` at once if the stack has room, or queues the closure `later` builds for the outermost hop.
