@@ -321,13 +321,13 @@ def goal_table(rows):
     add_allocs("`Future` recursive loop: allocations per iteration ≤ 3", "Future", "loop", 1000, 10000,
                "iteration", 3)
     # Issue 21: the join users write, a stage returning a promise made from a task.
-    add_ratio("`Promise` join on a task, N = 1000: thread CPU time ≤ 1.5× callbacks (issue 21)",
+    add_ratio("`Promise` join on a task, N = 1000: thread CPU time ≤ 1.5× callbacks",
               time_ratio("Promise", "task", "Callbacks", "cpu_ns"), 1.5)
-    add_allocs("`Promise` join on a task: allocations per stage ≤ 3 (issue 21)", "Promise", "task", 100, 1000,
+    add_allocs("`Promise` join on a task: allocations per stage ≤ 3", "Promise", "task", 100, 1000,
                "stage", 3)
-    add_ratio("`Promise` loop through a task, 1000 iterations: thread CPU time ≤ 1.5× callbacks (issue 21)",
+    add_ratio("`Promise` loop through a task, 1000 iterations: thread CPU time ≤ 1.5× callbacks",
               time_ratio("Promise", "taskLoop", "Callbacks", "cpu_ns", "loop"), 1.5)
-    add_allocs("`Promise` loop through a task: allocations per iteration ≤ 3 (issue 21)", "Promise", "taskLoop",
+    add_allocs("`Promise` loop through a task: allocations per iteration ≤ 3", "Promise", "taskLoop",
                1000, 10000, "iteration", 3)
     out.append("")
     return out
@@ -491,7 +491,7 @@ def main():
         f"{int(host.get('memory', 0) or 0)} GB (details under [Machine and toolchain](#machine-and-toolchain)).\n"
     )
     tables = "\n".join(
-        [machine, "### Goals (issues 6 and 21), checked against this run\n"] + goal_table(rows) + chain_tables(rows) + other_tables(rows)
+        [machine, "### Goals, checked against this run\n"] + goal_table(rows) + chain_tables(rows) + other_tables(rows)
     )
     if args.doc:
         with open(args.doc) as f:

@@ -3,37 +3,17 @@
 /// A value type whose transitions, called under the engine's lock, return what the engine must do; the engine
 /// does it with the lock released, so no input is started, cancelled or delivered to under the lock.
 ///
-/// `phase` is `.running` until the run is decided or cancelled, then `.finished` for good:
-///
-/// - `.running`: `begin` makes the caller the driver, which takes inputs from `nextToStart()` (at most `limit`
-///   running at once) until it gets `nil`. Each input's slot goes `.waiting` → `.starting` (its `run` is being
-///   called) → `.running` (`started` gave its handle) → `.delivered` (`received`); an input that delivers before
-///   its `run` returns skips `.running`. A result received while no one drives, with inputs left to start, makes
-///   its receiver the driver. `stop(.interrupt)` marks the run, which stays `.running`.
-/// - `.finished`: `begin` with no inputs, a decisive result, the last result and `stop(.cancel)` end the run; every
-///   later event is ignored, except that an input whose `run` returns only now is cancelled.
+/// `phase` is `.running` until the run is decided or cancelled, then `.finished` for good. While running, the driver
+/// takes inputs from `nextToStart()` (at most `limit` at once), and each slot goes `.waiting` → `.starting` →
+/// `.running` → `.delivered`; once finished, every event is ignored except an input whose `run` returns only now,
+/// which is cancelled.
 ///
 /// `all`, `allSettled`, `race`, `any` and `first(of:where:)` are `@inlinable` down to this engine, so the caller's
-/// module specializes it for its `T` and `E` and no type is looked up in the runtime's metadata cache per input:
-/// `Promise.all` takes 2,769 instructions per input, against 8,917 when it ran unspecialized
-/// (`Benchmarks/Scripts/check-instructions.sh`, `promise.all.child`). `zip` is not: made `@inlinable` and specialized
-/// by the Swift 6.3 optimizer, a `zip` of two inputs (an empty `rest` pack), made from temporaries in an `async`
-/// function, crashed as soon as it ran, in release builds only (`swift test -c release`, "9.3 zip and all pass
-/// cooperative cancellation on..."): a call through a null function pointer, with no use-after-free under the address
-/// sanitizer (Docs/Performance.md); three inputs, or inputs held in locals, did not. So `zip`, the
-/// tuple `allSettled` that calls it, and any combinator called from generic code that is not specialized run this
-/// engine unspecialized, where each use of a type generic over `T` and `E` is such a look-up; for them the phase, the
-/// slots and the start decision stay non-generic types (`_GatherPhase`, `_GatherSlot`, `_GatherStarted`), with the
-/// results kept beside the slots. A slot carrying its result, a phase enum carrying the slots and a `(rule, result)`
-/// tuple had taken the unspecialized `Promise.all` from 11,527 to 14,020 instructions per input, against 8,917 without
-/// them.
-///
-/// What the run holds besides its state — the inputs and the function that delivers — is `inputs` and `deliver`,
-/// outside `running` and never in an `Action`: carried in `Running` and handed over in the `.finish` action, they had
-/// taken the unspecialized `zip` of 3 from 96,051 to 102,863 instructions a run (`check-instructions.sh`,
-/// `promise.zip.3`). `end` hands them to the engine once the run is decided (to deliver with, then let go of), and
-/// `stop(.cancel)` when it is cancelled; so a handler that a task keeps after that holds the engine alone, which
-/// ignores a late call (contract 6.7).
+/// module specializes it and no type is looked up in the runtime's metadata cache per input. `zip` is not (its
+/// specialized form crashed in release builds), so for the unspecialized engine the phase, the slots and the start
+/// decision stay non-generic types, with the results beside the slots; and `inputs` and `deliver` stay outside
+/// `running` and every `Action`, handed to the engine by `end` or `stop(.cancel)` (contract 6.7). Each choice
+/// was measured (Performance.md, "Measured alternatives in the engine").
 ///
 /// An event that cannot happen traps with the state and the event: `begin` twice, the driver asking for an input
 /// while not driving, an input returning its handle twice or delivering twice.
@@ -127,9 +107,8 @@ struct _GatherStateMachine<T, E: Error> {
   @usableFromInline var phase = _GatherPhase.running
   @usableFromInline var running: Running
   /// What the run holds until it ends, the inputs and the function that delivers: none and a function that does
-  /// nothing once `end` took them. Not optionals: by metadata look-ups where the engine runs unspecialized, an optional
-  /// `deliver` cost `promise.race.100` 333 instructions a run, and one optional `Held` field `promise.zip.3` 1,124
-  /// (`check-instructions.sh`).
+  /// nothing once `end` took them. Not optionals: unspecialized, an optional costs metadata look-ups (Performance.md,
+  /// "Measured alternatives in the engine").
   @usableFromInline var inputs: [Promise<T, E>]
   @usableFromInline var deliver: Finish
 

@@ -1,28 +1,12 @@
 /// The state of one `retry` run: which attempt is running or what it waits for, and how many retries were taken.
 ///
-/// A value type whose transitions, called under the engine's lock, return what the engine must do; the engine
-/// does it with the lock released (the caller's predicate, the scheduler, the completion, child runs). `phase`:
-///
-/// - `.attempting(child)`: an attempt runs under `child` (or is about to: the first from the start, a retry from
-///   the transition that took it). `failed` goes to `.deciding` while retries are left, else to `.finished`.
-/// - `.deciding`: the caller's predicate is deciding whether to retry, with no lock held. Taking the retry goes to
-///   `.attempting` (`retryNow`) or `.waiting` (`retryAfterWait`); declining delivers the failure with no
-///   transition, as does a success: nothing but a stop can follow them.
-/// - `.waiting(timer)`: waiting before the next attempt, for the timer once `armed` stores it; `timerFired` goes
-///   to `.attempting`. The error that caused the wait is `waitingError`, set in this phase only.
-/// - `.stopped(mode, attempt)`: the run was cancelled or interrupted; `attempt` is the attempt it stopped, if one
-///   was running or about to. A failure (or a retry taken while the predicate ran) is delivered; nothing starts.
-///   An interrupted wait delivers its error at once.
-/// - `.finished`: the run delivered (`end`), or the last retry failed and its failure is delivered.
-///
-/// What the run holds until it ends (`Held`: the upstream, the caller's predicate, the completion) is `held`, and
-/// `end` hands it to the engine — to deliver with, then let go of — when the run delivers or is cancelled. After
-/// that an attempt's completion handler that its task keeps holds the engine alone, which ignores a late call
-/// (contract 6.7).
-///
-/// An event that cannot happen traps with the phase and the event: an attempt failing while none runs, a retry
-/// taken while nothing was being decided, an attempt deferred by the trampoline that is not the one in progress.
-/// Timer events tolerate any phase, since a scheduler may run a timer's work after it was cancelled.
+/// A value type whose transitions, called under the engine's lock, return what the engine must do; the engine does
+/// it with the lock released (the caller's predicate, the scheduler, the completion, child runs). `phase` goes
+/// `.attempting(child)` → `.deciding` (the predicate runs, no lock held) → `.attempting` or `.waiting(timer)`, and
+/// ends `.stopped` (cancelled or interrupted) or `.finished`. `end` hands `held` (the upstream, the predicate, the
+/// completion) to the engine when the run delivers or is cancelled, so a completion handler a task keeps holds the
+/// engine alone (contract 6.7). An impossible event traps with the phase; timer events tolerate any phase, since a
+/// scheduler may run a cancelled timer's work.
 struct RetryStateMachine<E: Error, Held> {
   /// What the engine does after an attempt failed.
   enum Failed: Equatable {

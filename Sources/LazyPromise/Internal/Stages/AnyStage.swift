@@ -25,10 +25,8 @@ class _AnyStage: @unchecked Sendable {
   /// How a value stage (`then`, `map`, `flatMap`) takes part in a fused run; other stages trap (a fused run never
   /// calls them: `_fusedRun` is 0). Not optional, so that freeing a stage does not go through `Optional`.
   ///
-  /// One closure for starting and applying the stage, and the counters above packed in one word: a `then` stage of
-  /// `Int`s is 104 bytes, within glibc's fast bins as it was before fused runs (96 bytes). A stage of 136 bytes, with
-  /// a closure for each call and unpacked counters, made a recursive loop's iteration 18 % slower, all of it in
-  /// `malloc` and `free`.
+  /// One closure for starting and applying the stage, and the counters above packed in one word, so that a `then`
+  /// stage of `Int`s stays within glibc's fast bins (Performance.md, "Measured alternatives in the engine").
   @usableFromInline final let _fused: _FusedEntry
 
   @inlinable

@@ -2,29 +2,13 @@ import Synchronization
 
 // A fused run: consecutive `then`/`map`/`flatMap` stages driven by direct calls, with no continuation per stage.
 //
-// Run stage by stage, a chain makes one continuation closure per stage per run (each captures the next one), so a
-// run of a prebuilt chain allocated once per stage, as hand-written nested callbacks do. A fused run instead takes
-// up to `_segmentLimit` consecutive value stages at once (a segment): `_driveSegment` lists them on the stack, first
-// to last, and each stage passes its output straight to the next stage's `_fused` entry in a stack buffer; the
-// last one writes the segment's output into a buffer of `_driveSegment`, which delivers it.
-//
-// Only the frame of `_driveSegment`, specialized for the last stage's output type, holds the segment's
-// continuation. The stages in between never see it: their entries are non-generic. Where a segment must wait for
-// its input (a task or another segment upstream, or a promise a stage's function returned), the stage asks that
-// frame, through the non-escaping `_MakeRest` it was given, for a `_Waiter` (`Waiter.swift`): one object, made
-// there, that is the task's completion handler, admits its result, holds the segment's stages while it waits
-// (where `cancel()` can take them back), and drives the remaining stages when the input arrives. It is the only
-// allocation of a segment, and a segment whose input is known at once (a chain that starts with `Promise(value:)`)
-// makes none. Passing the continuation itself through memory would not do: a function value stored or loaded
-// through a pointer of a generic type is re-abstracted, which allocates a thunk each time.
-//
-// Stack: a segment is at most `_segmentLimit` direct calls deep, with the trampoline's check every `_hopInterval`
-// of them (`_Fused.forward`); its output is delivered after they return, through the trampoline. A segment waiting
-// for another one upstream starts it through the trampoline or the handle's join window (`_Source.startStage`); a
-// join on a caller's task calls the task directly, and the stages its result drives check as above.
-// Segments of a chain of value stages end at depths that are multiples of `_segmentLimit`, so the stages at
-// multiples of `_relayInterval` start theirs through a relay, which bounds how many continuations a release frees
-// recursively (`_Relay`).
+// Run stage by stage, a chain makes one continuation closure per stage per run. A fused run takes up to
+// `_segmentLimit` consecutive value stages at once (a segment): each passes its output to the next one's `_fused`
+// entry in a stack buffer, and only the frame of `_driveSegment`, specialized for the last stage's output, holds the
+// segment's continuation (passed through memory typed by a generic parameter, a function value is re-abstracted,
+// which allocates). A segment that must wait for its input gets one `_Waiter` from that frame (`Waiter.swift`); one
+// whose input is known at once allocates nothing. Stack: at most `_segmentLimit` direct calls, checked every
+// `_hopInterval`, and a relay every `_relayInterval` stages bounds a release (`_Relay`). Engine.md walks through it.
 
 /// How many consecutive value stages one segment of a fused run drives with direct calls.
 @usableFromInline let _segmentLimit = 64

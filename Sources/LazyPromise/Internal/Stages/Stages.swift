@@ -1,23 +1,13 @@
 // The stages `then`, `map`, `flatMap` and the error operators build: `_ValueStage` (a function of one of the three
-// exact shapes: `map`, `flatMap`, `attemptMap` and the like), `_StepStage` (a function returning a `ThenStep`:
-// every `then` with a `Result` or a `Promise`, named or inline) and `_HandlerStage` (a function of the whole
-// result: the error operators). Each stores its function with the exact function type the operator receives
-// (storing it as an opaque generic value would re-abstract it, which allocates), and gives its base class an
-// `Invoke` closure written where the types are concrete. The value stages (`_ValueStage`, `_StepStage`) also give
-// it a `_fused` entry, so that a run drives several of them in a row with direct calls (`Fusion.swift`). `Invoke`
-// is only called on the last stage of a segment: it hands the run to `_runFused` when the segment that ends there
-// has more than that one stage, and otherwise runs the stage on its own, with a continuation.
+// exact shapes), `_StepStage` (a function returning a `ThenStep`) and `_HandlerStage` (a function of the whole
+// result: the error operators). Each stores its function with the exact type the operator received (an opaque
+// generic value would be re-abstracted, which allocates) and gives its base class an `Invoke` closure, called on the
+// last stage of a segment (`Fusion.swift`); the value stages also give it a `_fused` entry.
 //
-// Each stage also has a generic parameter `Upstream`, always `_Source` of its input (its initializer requires it),
-// for the type of its `upstream` property. A class's `deinit` is never specialized: it destroys the stored
-// properties with the types' runtime metadata, and a property of type `_Source<S, E>` makes it look that type up
-// in the runtime's metadata cache (a hash-table look-up, about 330 instructions, a fifth of a stage) every time a
-// stage is freed. The metadata of a generic parameter is in the object's own class metadata: one load.
-//
-// Each stage's `Invoke` closure switches over its upstream itself, the same few lines in every stage, rather than
-// calling one `_Source` method with its `receive` function: passed as a closure value, `receive` is made into a
-// closure even where a known result is handed to it directly, and a recursive loop's iteration went from 950
-// instructions to 1,534 when that was tried.
+// Each stage's upstream is typed by a generic parameter `Upstream` (always `_Source` of its input), so that its
+// unspecialized `deinit` finds the type's metadata in the class metadata instead of looking it up; and each
+// `Invoke` switches over its upstream itself rather than passing `receive` as a closure. Both were measured
+// (Performance.md, "Measured alternatives in the engine").
 
 /// The function of a value stage, with the exact type the operator received: storing it as an opaque generic value
 /// would re-abstract it, which allocates. Three cases of one function-sized payload: 16 bytes, as one function.
@@ -32,8 +22,7 @@ enum _ValueFunction<S, T, E: Error>: Sendable {
   case promise(@Sendable (S) -> Promise<T, E>)
 
   /// Applies the function to stage `index`'s input in a fused run and passes the output on. A method, so that the
-  /// stage's function is borrowed where it is stored: a `switch` over the stored property copied it (a retain and a
-  /// release, about 40 instructions a stage).
+  /// stage's function is borrowed where it is stored: a `switch` over the stored property copied it.
   @inlinable
   @inline(__always)
   func apply(to value: S, _ index: Int, _ fused: _Fused, _ rest: _MakeRest) -> Bool {
@@ -59,12 +48,9 @@ enum _ValueFunction<S, T, E: Error>: Sendable {
 /// inside a segment (`Fusion.swift`), `_invoke` as a segment's last stage, which runs it on its own with a
 /// continuation when the segment is that stage alone.
 ///
-/// Why two run paths, not one: running a lone value stage as a segment of one stage (a waiter for its input, the
-/// segment's frame, a delivery through the trampoline) was measured on 2026-11-25 (`check-instructions.sh`, with
-/// `_invoke` always calling `_runFused`): a recursive loop (`promise.loop.iteration`) cost 1,793 instructions
-/// instead of 936, a loop through a task 3,610 instead of 2,525, a child of `Promise.all` 3,108 instead of 2,826,
-/// and `Promise.any` over 100 children 248,488 instead of 222,772. The loop and the combinators' children are
-/// exactly the lone stages: a chain of value stages fuses either way.
+/// Why two run paths, not one: a lone stage run as a segment of one pays for a waiter, a frame and a trampoline
+/// delivery, and the lone stages are exactly the recursive loops and the combinators' children, which cost about
+/// twice as much that way (Performance.md, "Measured alternatives in the engine").
 @usableFromInline
 final class _ValueStage<S, T, E: Error, Upstream>: _Stage<T, E>, @unchecked Sendable {
   @usableFromInline let upstream: Upstream
@@ -130,12 +116,9 @@ final class _ValueStage<S, T, E: Error, Upstream>: _Stage<T, E>, @unchecked Send
 /// `then` with a function returning a ``ThenStep``: a `Result` or a `Promise` of the chain's error type (and every
 /// inline closure, which ``ThenBuilder`` turns into a `Promise`).
 ///
-/// Why not a case of `_ValueFunction` (one class for every value stage): tried on 2026-11-25, as a `_ValueStage`
-/// generic over the step type with a function enum of two cases (`.value`, `.step`). The enum's copy (for a lone
-/// stage's continuation) and destroy are then outlined switches where this class retains and releases one closure:
-/// `check-instructions.sh`'s scenarios rose by 9–11 instructions a stage (`promise.map` 837 to 847), the recursive
-/// loop by 24 (952 to 976) and the loop through a task by 91 (2,541 to 2,632). A protocol-typed function
-/// (`_ValueStage<..., Function: _StageFunction>`) cost as much, through the value witnesses in `deinit`.
+/// Why not a case of `_ValueFunction`: the enum's copy and destroy become outlined switches where this class retains
+/// and releases one closure, which cost every value stage a few instructions (Performance.md, "Measured
+/// alternatives in the engine").
 @usableFromInline
 final class _StepStage<S, Step: ThenStep, E: Error, Upstream>: _Stage<Step.Success, E>, @unchecked Sendable
 where Step.Failure == E {

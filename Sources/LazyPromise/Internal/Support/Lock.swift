@@ -3,33 +3,15 @@ import Synchronization
 /// The library's one lock: the standard library's `Mutex`, stored inline in the object whose state it guards (no
 /// allocation of its own), and a witness word that shows the thread sanitizer the order the mutex imposes.
 ///
-/// The witness is read with an acquiring load when a critical section starts and written with a releasing store
-/// when it ends. That orders nothing the mutex does not already order; it makes that order visible. On Linux a
-/// contended `Mutex` waits in the standard library's futex code, which is not instrumented, so without the witness
-/// the sanitizer reports two critical sections of one lock as a race. It costs two plain moves on x86-64 (`ldar`
-/// and `stlr` on arm64).
+/// The witness (an acquiring load when a critical section starts, a releasing store when it ends) orders nothing the
+/// mutex does not; it makes that order visible, because on Linux a contended `Mutex` waits in uninstrumented futex
+/// code and the sanitizer would report two critical sections of one lock as a race.
 ///
-/// `withLock` hands the body's result out as it is, where `Mutex.withLock` asks for a `sending` one that a state
-/// holding non-`Sendable` promises and completions cannot give. That is sound for the engines that use it: each
-/// declares itself `@unchecked Sendable` because every access to its state is under this lock, and each runs only
-/// its state transition there, never calling out (observers, completions, cancel handlers) while holding it.
-///
-/// Two ways to use it, one type:
-///
-/// ```swift
-/// // A state whose type is known where the code is compiled (RunHandle's cancel handlers): the lock holds it.
-/// private let handlers = _Lock(CancelHandlers())
-/// let taken = handlers.withLock { $0.take() }
-///
-/// // A generic engine's state machine: kept beside the lock and passed to it (`_StateLock`, which says why).
-/// private let lock = _StateLock()  // guards `state`
-/// @exclusivity(unchecked) private var state: RetryStateMachine<E, Held>  // only touched through `lock`
-/// let action = lock.withLock { state.failed() }
-/// perform(action)  // after the lock is released
-/// ```
-///
-/// `@usableFromInline` and `@inlinable` because the engine of `all`, `allSettled`, `race`, `any` and
-/// `first(of:where:)` is inlined into the caller's module (see `_GatherStateMachine`).
+/// `withLock` hands the body's result out as it is (`Mutex.withLock` asks for a `sending` one, which a state holding
+/// non-`Sendable` promises cannot give). That is sound because each engine touches its state only under this lock
+/// and never calls out while holding it. A state of a known type lives in the lock (`_Lock(CancelHandlers())`); a
+/// generic engine's state machine lives beside it (`_StateLock`, which says why). `@inlinable` because the gather
+/// engine is inlined into the caller's module.
 @usableFromInline
 struct _Lock<State>: ~Copyable {
   @usableFromInline let mutex: Mutex<State>
@@ -66,12 +48,8 @@ extension _Lock: @unchecked Sendable {}  // the mutex is what makes sharing the 
 /// machine that the engine keeps beside it, in a stored property, and that each critical section reaches:
 /// `lock.withLock { state.event() }`.
 ///
-/// Why beside the lock, not in it: `Mutex` is a resilient type of the Synchronization module, so the layout of a
-/// `Mutex` holding anything but `Void` is found at run time, by looking `Mutex<State>` up in the runtime's metadata
-/// cache. Measured with `bash Benchmarks/Scripts/check-instructions.sh` (Swift 6.3.1, x86-64), `_Gather` with its
-/// machine held by a `_Lock` took `promise.zip.3`, where the engine runs unspecialized, from 99,228 to 105,546
-/// instructions a run (+6.4 %), and `promise.race.100`, specialized, from 16,417 to 19,209 (+17 %, 3,590 of them
-/// instantiating that metadata).
+/// Why beside the lock, not in it: `Mutex` is a resilient type, so the layout of a `Mutex` holding anything but
+/// `Void` is found at run time through a metadata look-up (Performance.md, "Measured alternatives in the engine").
 ///
 /// The state's property is declared `@exclusivity(unchecked)`: this lock is what makes its accesses exclusive, and
 /// the run-time exclusivity check would only add a call to each.
