@@ -38,6 +38,11 @@ struct DiagnosticsTests {
         .futureCompletedMoreThanOnce,
         "the future made at App/A.swift:1 was completed more than once; the extra result was ignored"
       ),
+      (
+        .thenDeliversAnotherErrorType,
+        "the then stage made at App/A.swift:1 returns a promise, future or Result of another error type, which is "
+          + "delivered as a plain value and never runs; convert its error with mapError { ... }"
+      ),
     ])
   func descriptionNamesTheErrorAndTheSite(kind: PromiseDiagnostic.Kind, sentence: String) {
     let diagnostic = PromiseDiagnostic(kind: kind, site: "App/A.swift:1")

@@ -120,7 +120,8 @@ struct ThenInlineClosureTests {
 
   @Test func aResultOfAnotherErrorTypeIsAValueNotAFailure() async {
     struct Other: Error, Equatable {}
-    let chain = Promise<Int, StageError>(value: 1).then { _ in Result<Int, Other>.failure(Other()) }
+    // `map` keeps it as a value; `then` would too, with a warning that names mapError (contract 10.6).
+    let chain = Promise<Int, StageError>(value: 1).map { _ in Result<Int, Other>.failure(Other()) }
     expectType(chain, Promise<Result<Int, Other>, StageError>.self)
     #expect(await chain.result == .success(.failure(Other())))
   }

@@ -23,6 +23,10 @@ public struct PromiseDiagnostic: Sendable, Equatable, CustomStringConvertible {
     /// say "cancelled" (``CancellationRepresentable``, or `any Error`); otherwise it stays pending. Where that
     /// future was made is not known: `site` is ``PromiseDiagnostic/unknownSite``.
     case futureWaitsForItself
+    /// A `then` stage's function returns a promise, a future or a `Result` whose error type is not the chain's, so
+    /// it was taken as a plain value and its work never runs. Convert the error with `mapError` (contract 10.6).
+    /// Reported when the stage is made.
+    case thenDeliversAnotherErrorType
   }
 
   /// What went wrong.
@@ -64,6 +68,9 @@ public struct PromiseDiagnostic: Sendable, Equatable, CustomStringConvertible {
     case .futureWaitsForItself:
       return "a future stage's callback returned the future the stage completes, which would wait for itself "
         + "forever; it was cancelled if its error type can say so, and otherwise stays pending"
+    case .thenDeliversAnotherErrorType:
+      return "the then stage made at \(site) returns a promise, future or Result of another error type, which is "
+        + "delivered as a plain value and never runs; convert its error with mapError { ... }"
     }
   }
 }

@@ -41,11 +41,17 @@ extension Future {
   /// let text = Future<Int, Never>(value: 3).then(describe)
   /// ```
   ///
-  /// - Parameter transform: Turns the value into the next one.
+  /// - Parameters:
+  ///   - transform: Turns the value into the next one.
+  ///   - file: Where the stage is made, for diagnostics; leave the default.
+  ///   - line: Where the stage is made, for diagnostics; leave the default.
   /// - Returns: A future of the transformed value, with the same error type.
   @inlinable @_disfavoredOverload
-  public func then<U>(_ transform: @escaping @Sendable (T) -> U) -> Future<U, E> {
-    _then(.value(transform))
+  public func then<U>(
+    _ transform: @escaping @Sendable (T) -> U, file: StaticString = #fileID, line: UInt = #line
+  ) -> Future<U, E> {
+    _reportNestedStep(U.self, file: file, line: line)
+    return _then(.value(transform))
   }
 
   /// A closure with `return` statements that returns `.success(...)` or `.failure(...)` without a written result

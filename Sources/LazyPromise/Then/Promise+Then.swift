@@ -61,6 +61,7 @@ extension Promise {
   public func then<U>(
     _ transform: @escaping @Sendable (T) -> U, file: StaticString = #fileID, line: UInt = #line
   ) -> Promise<U, E> {
+    _reportNestedStep(U.self, file: file, line: line)
     if _slowPath(_isTracing()), let traced = _traced(.value(transform), .then, file, line) {
       return traced
     }
