@@ -43,6 +43,11 @@ struct DiagnosticsTests {
         "the then stage made at App/A.swift:1 returns a promise, future or Result of another error type, which is "
           + "delivered as a plain value and never runs; convert its error with mapError { ... }"
       ),
+      (
+        .pendingFutureAbandoned,
+        "the resolver of the future made at App/A.swift:1 was released without completing it; the future can "
+          + "never complete"
+      ),
     ])
   func descriptionNamesTheErrorAndTheSite(kind: PromiseDiagnostic.Kind, sentence: String) {
     let diagnostic = PromiseDiagnostic(kind: kind, site: "App/A.swift:1")

@@ -27,6 +27,10 @@ public struct PromiseDiagnostic: Sendable, Equatable, CustomStringConvertible {
     /// it was taken as a plain value and its work never runs. Convert the error with `mapError` (contract 10.6).
     /// Reported when the stage is made.
     case thenDeliversAnotherErrorType
+    /// A pending `Future`'s resolver (or the completion a `Future { completion in … }` task was given) was released
+    /// without completing it, and the future was not cancelled: it can never complete. Reported when the last copy
+    /// of the resolver goes.
+    case pendingFutureAbandoned
   }
 
   /// What went wrong.
@@ -71,6 +75,9 @@ public struct PromiseDiagnostic: Sendable, Equatable, CustomStringConvertible {
     case .thenDeliversAnotherErrorType:
       return "the then stage made at \(site) returns a promise, future or Result of another error type, which is "
         + "delivered as a plain value and never runs; convert its error with mapError { ... }"
+    case .pendingFutureAbandoned:
+      return "the resolver of the future made at \(site) was released without completing it; the future can "
+        + "never complete"
     }
   }
 }

@@ -39,11 +39,18 @@ extension Future {
   public struct Resolver {
     @usableFromInline let _future: Future<T, E>
     @usableFromInline let _site: _Site
+    #if DEBUG
+      /// Shared by every copy of the resolver; reports a future left pending when the last copy goes.
+      @usableFromInline let _witness: _ResolverWitness<T, E>
+    #endif
 
     @inlinable
     init(_future: Future<T, E>, _site: _Site) {
       self._future = _future
       self._site = _site
+      #if DEBUG
+        _witness = _ResolverWitness(_future, site: _site)
+      #endif
     }
 
     /// Completes the future with `result`, unless it is already completed.
@@ -91,3 +98,25 @@ extension Future {
 }
 
 extension Future.Resolver: Sendable where T: Sendable {}
+
+#if DEBUG
+  /// Lives as long as a resolver (every copy of it, and a `Future { completion in … }` task's completion); reports
+  /// a future that can then never complete: still pending and not cancelled (contract 19.15).
+  @usableFromInline
+  final class _ResolverWitness<T, E: Error>: @unchecked Sendable {  // immutable; a future is thread-safe
+    @usableFromInline let future: Future<T, E>
+    @usableFromInline let site: _Site
+
+    @inlinable
+    init(_ future: Future<T, E>, site: _Site) {
+      self.future = future
+      self.site = site
+    }
+
+    deinit {
+      if future.result == nil && !future.isCancelled {
+        PromiseDiagnostics.report(.pendingFutureAbandoned, site: site)
+      }
+    }
+  }
+#endif
