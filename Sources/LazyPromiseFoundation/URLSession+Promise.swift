@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import LazyPromise
+import Synchronization
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -40,14 +41,20 @@ extension URLSession {
         completion(.failure(.invalidRequest(reason: problem)))
         return
       }
+      let answered = AnsweredFlag()
       let task = self.dataTask(with: Self.adjustedForPlatform(request)) { data, response, error in
+        answered.flag.store(true, ordering: .releasing)
         completion(Self.result(data: data, response: response, error: error))
       }
       onCancel {
         // `RunHandle.cancel()` may be called from a Swift task's cancellation handler, which holds
         // the task's lock; cancelling the data task there can deadlock (swift-corelibs-foundation
-        // #5412). So it is cancelled asynchronously.
-        DispatchQueue.global().async { task.cancel() }
+        // #5412). So it is cancelled asynchronously, and only if it has not answered: on Linux,
+        // cancelling a task that has just finished can trap inside FoundationNetworking ("a task
+        // that in not in the registry").
+        DispatchQueue.global().async {
+          if !answered.flag.load(ordering: .acquiring) { task.cancel() }
+        }
       }
       task.resume()
     }
@@ -119,4 +126,9 @@ extension URLSession {
     }
     return .success(body)
   }
+}
+
+/// Whether a data task has answered, so that a late cancel leaves it alone.
+private final class AnsweredFlag: Sendable {
+  let flag = Atomic<Bool>(false)
 }

@@ -69,7 +69,7 @@ public final class RunHandle: Sendable {
       if exchanged {
         let (handlers, stages) = withCancelHandlers { ($0.take(stopping: true), $0.takeWaitingStages()) }
         withExtendedLifetime(stages) {}  // the waiting segments' stages, released here, outside the lock
-        handlers.run()
+        handlers.run(keeping: self)
         return
       }
       state = original

@@ -135,7 +135,9 @@ final class ReduceLoop<T, E: Error, Accumulated>: @unchecked Sendable {  // its 
     run: _TaskRun, completion: @escaping @Sendable (Result<Accumulated, E>) -> Void
   ) {
     let loop = ReduceLoop(Machine.Held(inputs: inputs, combine: combine, completion: completion), initial: initial)
-    run.onStop { [loop] mode in loop.stop(mode) }
+    // Held weakly: the input's task holds the loop while it runs; one that drops its completion handler uncalled
+    // frees the loop, and with it the run's completion, rather than a cycle through the handle (contract 6.7).
+    run.onStop { [weak loop] mode in loop?.stop(mode) }
     loop.step()
   }
 

@@ -230,7 +230,9 @@ final class RetryLoop<T, E: Error>: @unchecked Sendable {  // its mutable state 
     let first = RunHandle()
     let held = Held(upstream: upstream, backoff: backoff, shouldRetry: shouldRetry, completion: completion)
     let loop = RetryLoop(retries: retries, first: first, held: held)
-    run.onStop { [loop] mode in loop.stop(mode) }
+    // Held weakly: the attempt's task (or the backoff's timer) holds the loop while it waits; a task that drops its
+    // completion handler uncalled frees the loop, and with it the run's completion (contract 6.7).
+    run.onStop { [weak loop] mode in loop?.stop(mode) }
     loop.attempt(first, of: upstream)
   }
 

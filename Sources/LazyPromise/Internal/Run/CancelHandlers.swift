@@ -104,11 +104,18 @@ struct CancelHandlers {
 
   /// Runs the handlers in registration order, through the trampoline: a handler that cancels another run
   /// (as nested operators and combinators do) does not grow the stack with the nesting depth.
-  consuming func run() {
+  ///
+  /// `owner`, the handle whose handlers these are, is kept alive while they wait on the trampoline: a handler may
+  /// refer to it unowned (`_TaskRun.onStop`).
+  consuming func run(keeping owner: AnyObject) {
     guard let first else { return }
     let rest = rest
-    guard !rest.isEmpty else { return _hop(first, { first }) }
+    guard !rest.isEmpty else {
+      return _hop(first, { { withExtendedLifetime(owner) { first() } } })
+    }
     let handlers = [first] + rest
-    _hop({ _forEachInOrder(handlers[...]) { $0() } }, { { _forEachInOrder(handlers[...]) { $0() } } })
+    // Each call holds `owner`, so a rest of the list queued behind a handler (`_forEachInOrder`) keeps it too.
+    let call: (@Sendable () -> Void) -> Void = { handler in withExtendedLifetime(owner) { handler() } }
+    _hop({ _forEachInOrder(handlers[...], call) }, { { _forEachInOrder(handlers[...], call) } })
   }
 }

@@ -25,7 +25,7 @@ extension RunHandle {
   /// promise whose error type cannot say "cancelled"); `cancel()` after it still suppresses delivery.
   @usableFromInline
   func _interrupt() {
-    withCancelHandlers { $0.take(stopping: true) }.run()
+    withCancelHandlers { $0.take(stopping: true) }.run(keeping: self)
   }
 
   @inlinable

@@ -29,7 +29,10 @@ struct _TaskRun: Sendable {
   /// Registers `handler` to run if the run is stopped while this task is pending (at once if it already was).
   @usableFromInline
   func onStop(_ handler: @escaping @Sendable (_StopMode) -> Void) {
-    let handle = handle
+    // Unowned: the handler lives in the handle's own list, so a strong capture would be a cycle that keeps a run
+    // whose task dropped its completion alive for good. The handle runs its handlers itself, or keeps itself alive
+    // while they wait on the trampoline (`CancelHandlers.run(keeping:)`).
+    unowned(unsafe) let handle = handle
     handle._onCancel({ handler(handle._isCancelled ? .cancel : .interrupt) }, generation: generation)
   }
 
