@@ -25,7 +25,7 @@ func pipeline(
     ?? .recorded
   let stages = {
     Promise<LookupQuery, LookupError>(value: options.query)
-      .flatMap { lookUp($0, from: source) }
+      .then { lookUp($0, from: source) }
       .then(decode)
       .then(toModel)
       .then(filter(genre: options.genre, id: options.query.id))

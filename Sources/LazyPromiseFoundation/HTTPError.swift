@@ -33,8 +33,10 @@ public enum HTTPError: Error, Sendable, Hashable {
   case badStatus(Int, body: Data)
   /// No answer arrived within the request's `timeoutInterval`.
   case timedOut
-  /// The request was cancelled before its answer arrived (its session was invalidated, or the
-  /// task was cancelled from outside the promise).
+  /// The request was cancelled before its answer arrived: its session was invalidated, the task
+  /// was cancelled from outside the promise, or a Swift task awaiting a chain whose error type
+  /// cannot say "cancelled" was cancelled (cooperative cancellation). Cancelling the run itself
+  /// (`RunHandle.cancel()`) delivers nothing.
   case cancelled
 }
 

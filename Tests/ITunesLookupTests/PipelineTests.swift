@@ -102,7 +102,7 @@ struct PipelineTests {
     }
     #expect(captured.output.isEmpty)
     #expect(captured.diagnostics.count == 1)
-    #expect(captured.diagnostics.first?.hasPrefix("flatMap ") == true)
+    #expect(captured.diagnostics.first?.hasPrefix("then ") == true)
     #expect(captured.diagnostics.first?.hasSuffix(" ms  cancelled") == true)
   }
 

@@ -66,7 +66,7 @@ struct ToolTests {
     #expect(run.status == 0)
     #expect(run.output == ["Jack Johnson"])
     #expect(
-      run.diagnostics.map { $0.prefix(while: { $0 != " " }) } == ["source", "flatMap", "then", "then", "then"])
+      run.diagnostics.map { $0.prefix(while: { $0 != " " }) } == ["source", "then", "then", "then", "then"])
     #expect(run.diagnostics.dropFirst().allSatisfy { $0.contains(" ITunesLookup/Tool.swift:") })
     #expect(run.diagnostics.dropFirst().allSatisfy { $0.hasSuffix(" ms  ok") })
   }

@@ -6,6 +6,9 @@
 // standard library's SIMD functions with a diagnostic about `SIMDMask`, and `race(a, b)` is "not in scope".
 // They cost SIMD code a little solver work and no measurable time (Performance.md, "Measured alternatives in the
 // engine").
+// There is no unavailable static `Promise.zip` pointing to the free `zip`: a member named `zip` hides every free
+// `zip` — the standard library's too — from code inside an `extension Promise`, where `zip(a, b)` then fails to
+// compile. The Combinators guide shows the message `Promise.zip(a, b)` gives and its fix.
 
 /// Not available: an array of promises is combined with ``Promise/all(_:maxConcurrent:)``.
 ///
@@ -57,5 +60,22 @@ public func race<T: Sendable, E: Error>(_ promises: [Promise<T, E>]) -> Promise<
 /// ```
 @available(*, unavailable, message: "write Promise.any(promises)")
 public func any<T: Sendable, E: Error>(_ promises: [Promise<T, E>]) -> Promise<T, AllFailedError<E>> {
+  fatalError("unavailable")
+}
+
+/// Not available: an array of promises is settled with ``Promise/allSettled(_:maxConcurrent:)``; this free function
+/// takes promises one by one, of any types (``allSettled(_:_:_:)``).
+///
+/// ```swift
+/// let settled = Promise.allSettled(mirrors.map(lookup))  // Promise<[Result<Artist, LookupError>], Never>
+/// ```
+@available(
+  *, unavailable,
+  message:
+    "write Promise.allSettled(promises) for an array of promises, or allSettled(a, b) for promises listed one by one"
+)
+public func allSettled<T: Sendable, E: Error>(
+  _ promises: [Promise<T, E>], maxConcurrent: Int? = nil
+) -> Promise<[Result<T, E>], Never> {
   fatalError("unavailable")
 }

@@ -94,7 +94,7 @@ extension Promise where T: Sendable, E == Never {
   /// delivers its value at once when interrupted this way.
   ///
   /// ```swift
-  /// let count: Int = await Promise<[Int], Never>(value: [1, 2, 3]).then(\.count).value
+  /// let count: Int = await Promise<[Int], Never>(value: [1, 2, 3]).map(\.count).value
   /// ```
   public var value: T {
     get async {
@@ -116,7 +116,7 @@ extension Promise where T: Sendable {
   ///
   /// ```swift
   /// let profile = Promise { () throws(APIError) in try await api.profile(id: 42) }
-  /// profile.then(\.name).run(some: show, none: report)  // the request starts here
+  /// profile.map(\.name).run(some: show, none: report)  // the request starts here
   /// ```
   ///
   /// Say the error type in the closure, as above, or pass a function (`Promise(operation: api.currentProfile)`):

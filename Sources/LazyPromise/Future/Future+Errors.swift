@@ -37,7 +37,7 @@ extension Future {
   /// Runs when the error arrives (now, if it already has), on the thread that delivered it.
   ///
   /// ```swift
-  /// let name: Future<String, Never> = lookup.then(\.artistName).recover { _ in "unknown" }
+  /// let name: Future<String, Never> = lookup.map(\.artistName).recover { _ in "unknown" }
   /// ```
   ///
   /// - Parameter transform: Turns the error into a value.

@@ -63,7 +63,7 @@ extension Future {
   ///
   /// ```swift
   /// let artist: Future<Artist, LookupError> = cache.artist(id)
-  /// artist.promise.then(\.artistName).run { print($0) }
+  /// artist.promise.map(\.artistName).run { print($0) }
   /// ```
   @inlinable
   public var promise: Promise<T, E> {

@@ -42,7 +42,7 @@ extension Promise {
   /// Replaces an error with a value, giving a promise that cannot fail.
   ///
   /// ```swift
-  /// let name: Promise<String, Never> = lookup(id).then(\.artistName).recover { _ in "unknown" }
+  /// let name: Promise<String, Never> = lookup(id).map(\.artistName).recover { _ in "unknown" }
   /// ```
   ///
   /// - Parameter transform: Turns the error into a value.

@@ -8,7 +8,7 @@ extension Promise {
   /// runs, so it goes through the trampoline like `flatMap` (contract 6).
   ///
   /// ```swift
-  /// let nested: Promise<Promise<Data, LookupError>, LookupError> = pickMirror().then(\.request)
+  /// let nested: Promise<Promise<Data, LookupError>, LookupError> = pickMirror().map(\.request)
   /// let data: Promise<Data, LookupError> = nested.flatten()
   /// ```
   ///

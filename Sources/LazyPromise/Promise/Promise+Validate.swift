@@ -8,7 +8,7 @@ extension Promise {
   /// value stage, like any other failure.
   ///
   /// ```swift
-  /// lookup(id).then(\.results).validate({ !$0.isEmpty }, else: .noResult)
+  /// lookup(id).map(\.results).validate({ !$0.isEmpty }, else: .noResult)
   /// ```
   ///
   /// - Parameters:

@@ -125,4 +125,19 @@ public struct Promise<T, E: Error> {
   }
 }
 
+extension Promise where T == Void {
+  /// Creates a promise that succeeds with `()` each time it runs: PromiseKit's `Promise()`.
+  ///
+  /// The error type comes from the context, as for ``init(value:)``; with no context, name it.
+  ///
+  /// ```swift
+  /// let ready = Promise<Void, Never>()
+  /// func warmUp() -> Promise<Void, LookupError> { Promise() }
+  /// ```
+  @inlinable
+  public init() {
+    self.init(result: .success(()))
+  }
+}
+
 extension Promise: Sendable where T: Sendable {}

@@ -6,7 +6,7 @@ import Synchronization
 /// it with the lock released (the caller's function, the completion, child runs). `phase`:
 ///
 /// - `.running`: input `index` runs under `child` (`nil` until `next` starts it, and between an input's value and
-///   the start of the next), `accumulated` folds the inputs before it. `next` starts the input, or, after the last,
+///   the start of the next); `accumulated`, kept beside the phase, folds the inputs before it. `next` starts the input, or, after the last,
 ///   goes to `.ended` and delivers; a failure goes to `.ended` and delivers it. An interrupted run
 ///   (`interrupted`) runs on: the input in progress is interrupted, and so is every input started later.
 /// - `.ended`: the run delivered or was cancelled. Every later event is ignored; the inputs, the caller's
@@ -16,12 +16,13 @@ struct ReduceStateMachine<T, E: Error, Accumulated> {
   /// What a run holds until it ends.
   struct Held {
     let inputs: [Promise<T, E>]
-    let combine: @Sendable (Accumulated, T) -> Accumulated
+    /// Folds one value into the accumulated one in place: `reduce(_:into:_:)`'s function, or `initial:`'s wrapped.
+    let update: @Sendable (inout Accumulated, T) -> Void
     let completion: @Sendable (Result<Accumulated, E>) -> Void
   }
 
   enum Phase {
-    case running(Held, index: Int, accumulated: Accumulated, child: RunHandle?, interrupted: Bool)
+    case running(Held, index: Int, child: RunHandle?, interrupted: Bool)
     case ended
   }
 
@@ -45,63 +46,74 @@ struct ReduceStateMachine<T, E: Error, Accumulated> {
   }
 
   private(set) var phase: Phase
+  /// The inputs folded so far; `nil` while an input's value is folded into it outside the lock (moved out, so it is
+  /// the only reference and `update` changes it in place), and once the run has ended.
+  private var accumulated: Accumulated?
 
   /// A run over `held.inputs` that starts from `initial`.
   init(_ held: Held, initial: Accumulated) {
-    phase = .running(held, index: 0, accumulated: initial, child: nil, interrupted: false)
+    phase = .running(held, index: 0, child: nil, interrupted: false)
+    accumulated = initial
   }
 
   /// The engine asks for the next input to start.
   mutating func next() -> Next {
-    guard case .running(let held, let index, let accumulated, let child, let interrupted) = phase else { return .none }
+    guard case .running(let held, let index, let child, let interrupted) = phase else { return .none }
     precondition(child == nil, "reduce: next input asked for in phase .running with input \(index) in progress")
     guard index < held.inputs.count else {
       phase = .ended
-      return .deliver(accumulated, ended: held)
+      guard let delivered = accumulated.take() else { preconditionFailure("reduce: delivering while folding") }
+      return .deliver(delivered, ended: held)
     }
     let started = RunHandle()
-    phase = .running(held, index: index, accumulated: accumulated, child: started, interrupted: interrupted)
+    phase = .running(held, index: index, child: started, interrupted: interrupted)
     return .run(held.inputs[index], child: started, interrupted: interrupted)
   }
 
-  /// The input in progress succeeded: the caller's function and the value so far, to fold its value into with no
-  /// lock held; `nil` if the run has ended.
-  func folding() -> (combine: @Sendable (Accumulated, T) -> Accumulated, accumulated: Accumulated)? {
-    guard case .running(let held, _, let accumulated, _, _) = phase else { return nil }
-    return (held.combine, accumulated)
+  /// The input in progress succeeded: the caller's function, with the value so far moved into `slot` (which must be
+  /// `nil`), to fold its value into in place with no lock held; `nil` if the run has ended.
+  mutating func folding(into slot: inout Accumulated?) -> (@Sendable (inout Accumulated, T) -> Void)? {
+    guard case .running(let held, _, _, _) = phase else { return nil }
+    swap(&slot, &accumulated)
+    return held.update
   }
 
-  /// The input in progress was folded into `accumulated`: the next one may start. `false` if the run has ended.
-  mutating func folded(_ accumulated: Accumulated) -> Bool {
-    guard case .running(let held, let index, _, _, let interrupted) = phase else { return false }
-    phase = .running(held, index: index + 1, accumulated: accumulated, child: nil, interrupted: interrupted)
+  /// The input in progress was folded into `slot`, moved back here: the next one may start. `false` if the run has
+  /// ended (the value stays in `slot`, for the caller to let go of).
+  mutating func folded(_ slot: inout Accumulated?) -> Bool {
+    guard case .running(let held, let index, _, let interrupted) = phase else { return false }
+    swap(&slot, &accumulated)
+    phase = .running(held, index: index + 1, child: nil, interrupted: interrupted)
     return true
   }
 
   /// The input in progress failed: what the run held, to deliver the failure with; `nil` if the run has ended.
   mutating func failed() -> Held? {
-    guard case .running(let held, _, _, _, _) = phase else { return nil }
+    guard case .running(let held, _, _, _) = phase else { return nil }
     phase = .ended
+    accumulated = nil
     return held
   }
 
   /// The run was stopped: cancelled, it ends; interrupted, it runs on with every input interrupted.
   mutating func stop(_ mode: _StopMode) -> Stop {
-    guard case .running(let held, let index, let accumulated, let child, _) = phase else { return .none }
+    guard case .running(let held, let index, let child, _) = phase else { return .none }
     switch mode {
     case .cancel:
       phase = .ended
+      accumulated = nil
       return .cancel(child, ended: held)
     case .interrupt:
-      phase = .running(held, index: index, accumulated: accumulated, child: child, interrupted: true)
+      phase = .running(held, index: index, child: child, interrupted: true)
       return .interrupt(child)
     }
   }
 
   /// Ends the run, whatever its phase: what it held, if it had not ended. For the engine's `deinit`.
   mutating func end() -> Held? {
-    guard case .running(let held, _, _, _, _) = phase else { return nil }
+    guard case .running(let held, _, _, _) = phase else { return nil }
     phase = .ended
+    accumulated = nil
     return held
   }
 }
@@ -131,10 +143,10 @@ final class ReduceLoop<T, E: Error, Accumulated>: @unchecked Sendable {  // its 
   /// Starts a `reduce` run for the operator task of `run`: the first input, or the delivery of `initial` when
   /// there is none.
   static func start(
-    _ inputs: [Promise<T, E>], initial: Accumulated, combine: @escaping @Sendable (Accumulated, T) -> Accumulated,
+    _ inputs: [Promise<T, E>], initial: Accumulated, update: @escaping @Sendable (inout Accumulated, T) -> Void,
     run: _TaskRun, completion: @escaping @Sendable (Result<Accumulated, E>) -> Void
   ) {
-    let loop = ReduceLoop(Machine.Held(inputs: inputs, combine: combine, completion: completion), initial: initial)
+    let loop = ReduceLoop(Machine.Held(inputs: inputs, update: update, completion: completion), initial: initial)
     // Held weakly: the input's task holds the loop while it runs; one that drops its completion handler uncalled
     // frees the loop, and with it the run's completion, rather than a cycle through the handle (contract 6.7).
     run.onStop { [weak loop] mode in loop?.stop(mode) }
@@ -162,9 +174,10 @@ final class ReduceLoop<T, E: Error, Accumulated>: @unchecked Sendable {  // its 
       ended.completion(.failure(error))
       Self.release(ended)
     case .success(let value):
-      guard let (combine, accumulated) = lock.withLock({ state.folding() }) else { return }
-      let folded = combine(accumulated, value)
-      guard lock.withLock({ state.folded(folded) }) else { return }
+      var folding: Accumulated?
+      guard let update = lock.withLock({ state.folding(into: &folding) }) else { return }
+      update(&folding!, value)  // in place: `folding` holds the only reference the run has
+      guard lock.withLock({ state.folded(&folding) }) else { return }
       // A synchronous input re-enters `step` from inside the last one: go through the trampoline, as every
       // run-time join does, so any number of inputs runs in bounded stack.
       _hop({ step() }, { { self.step() } })
