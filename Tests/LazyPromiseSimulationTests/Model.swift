@@ -98,6 +98,8 @@ final class Model {
   private var events: [Event] = []
   private var shares: [SharedState]
   private var futures: [FutureState] = []
+  /// Every future started, those of the program's definitions and those started on each run.
+  private var startedFutures: [FutureState] = []
 
   static func observe(_ program: Program, mutation: ModelMutation = .none) -> Observation {
     Model(program, mutation: mutation).run()
@@ -134,7 +136,7 @@ final class Model {
     }
     observation.finalTime = now
     observation.pendingAtEnd =
-      (observation.deliveries.isEmpty && !root.cancelled) || futures.contains { $0.result == nil }
+      (observation.deliveries.isEmpty && !root.cancelled) || startedFutures.contains { $0.result == nil }
       || shares.contains { $0.work != nil }
     return observation
   }
@@ -446,6 +448,7 @@ final class Model {
 
   private func startFuture(_ node: Node, ops: [FutureOp]) -> FutureState {
     let state = FutureState()
+    startedFutures.append(state)
     let work = Run()
     start(node, work) { [self] result in
       work.finish()
