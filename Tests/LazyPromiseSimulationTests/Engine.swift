@@ -285,6 +285,7 @@ enum EngineRunner {
     let keeper = Keeper()
     var probes: [Weak] = []
     var cancelled = false
+    var observation = tally.observation
     do {
       var builder = Builder(scheduler: scheduler, tally: tally, keeper: keeper, depthKiB: program.depthKiB)
       var handle: RunHandle?
@@ -305,11 +306,15 @@ enum EngineRunner {
       scheduler.run()
       cancelled = handle?.isCancelled ?? false
       probes = builder.probes
+      tally.observation.finalTime = Int(scheduler.now / .milliseconds(1))
+      observation = tally.observation
+      // A run still pending is cancelled now, after what it did was recorded: a cancelled run lets go of what it
+      // holds (6.7), so everything must be freed once the handlers tasks kept are gone too.
+      handle?.cancel()
     }
-    tally.observation.finalTime = Int(scheduler.now / .milliseconds(1))
     keeper.releaseAll()
     return EngineReport(
-      observation: tally.observation, cancelledHandle: cancelled,
+      observation: observation, cancelledHandle: cancelled,
       alive: probes.count { $0.object != nil }, pendingAfterDrain: scheduler.pendingCount)
   }
 }
