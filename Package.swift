@@ -13,6 +13,8 @@ let package = Package(
   targets: [
     .target(name: "LazyPromise"),
     .testTarget(name: "LazyPromiseTests", dependencies: ["LazyPromise", "LazyPromiseTestSupport"]),
+    // Random programs checked against a model of the contract (Docs/Simulation.md).
+    .testTarget(name: "LazyPromiseSimulationTests", dependencies: ["LazyPromise", "LazyPromiseTestSupport"]),
     // Foundation adapters and the iTunes example: the only targets that import Foundation.
     .target(name: "LazyPromiseFoundation", dependencies: ["LazyPromise"]),
     // What the two examples share: the console they write to and the options they read the same way.

@@ -1,0 +1,59 @@
+import Testing
+
+/// Programs the simulation found, shrunk, kept as regression tests.
+@Suite("Simulation regressions", .serialized)
+struct SimulationRegressionTests {
+  @Test("a race whose first input fails synchronously delivers that failure at any stack depth (2.1, 6, 24.1)")
+  func raceAtDepth() {
+    for depth in [nil, 0, 40, 60, 90, 120, 127, 140] {
+      for retries in [0, 1, 2, 4, 8, 12] {
+        let program = Program(
+          seed: 0,
+          root: .retry(
+            .race(
+              [
+                .retry(.catching(id: 0, .failure(SimError(code: 21))), retries: 2, fn: 0, backoff: nil),
+                .task(Leaf(id: 1, behavior: .sync(.success(33)), cancelHandler: false)),
+              ], array: false), retries: retries, fn: 2, backoff: nil),
+          cancelAt: nil, depthKiB: depth)
+        #expect(
+          Simulation.mismatch(in: program) == nil, "retry(\(retries)) at \(depth.map { "\($0) KiB" } ?? "the top")")
+      }
+    }
+  }
+}
+
+extension SimulationRegressionTests {
+  /// Found by the simulation (seeds 26630 and 34440 of 100,000, debug): a future started inside another run's
+  /// handler, deeper than about 94 KiB, starts its work only after a `run` made next has started its own (so the
+  /// timeout's timer, due at the same time, is scheduled first and wins the tie). Clause 6.8 says a program observes
+  /// the same at any depth. Kept as a known issue until the engine keeps that order.
+  @Test(
+    "a future started deep in a handler starts its work before a later run's timer (20.1, 6.8)",
+    arguments: [nil, 0, 60, 99, 127, 140])
+  func startedFutureBeforeALaterRun(_ depth: Int?) {
+    let programs = [
+      Program(
+        seed: 26630,
+        futures: [
+          FutureDefinition(
+            node: .zip([.task(Leaf(id: 0, behavior: .later(9, .success(7)), cancelHandler: false)), .value(0)]),
+            ops: [])
+        ], root: .timeout(.future(0), ticks: 9, code: 905), cancelAt: nil, depthKiB: depth),
+      Program(
+        seed: 34440,
+        futures: [
+          FutureDefinition(
+            node: .delay(
+              .task(Leaf(id: 0, behavior: .later(27, .failure(SimError(code: 11))), cancelHandler: false)), ticks: 0),
+            ops: [])
+        ], root: .timeout(.future(0), ticks: 27, code: 905), cancelAt: nil, depthKiB: depth),
+    ]
+    for program in programs {
+      withKnownIssue("the future's work starts after the later run's timer", isIntermittent: true) {
+        #expect(
+          Simulation.mismatch(in: program) == nil, "seed \(program.seed) at \(depth.map { "\($0) KiB" } ?? "the top")")
+      }
+    }
+  }
+}
