@@ -27,7 +27,7 @@ extension SimulationRegressionTests {
   /// Found by the simulation (seeds 26630 and 34440 of 100,000, debug): a future started inside another run's
   /// handler, deeper than about 94 KiB, starts its work only after a `run` made next has started its own (so the
   /// timeout's timer, due at the same time, is scheduled first and wins the tie). Clause 6.8 says a program observes
-  /// the same at any depth. Kept as a known issue until the engine keeps that order.
+  /// the same at any depth: a run begun while the thread's trampoline holds queued work now queues behind it.
   @Test(
     "a future started deep in a handler starts its work before a later run's timer (20.1, 6.8)",
     arguments: [nil, 0, 60, 99, 127, 140])
@@ -50,10 +50,8 @@ extension SimulationRegressionTests {
         ], root: .timeout(.future(0), ticks: 27, code: 905), cancelAt: nil, depthKiB: depth),
     ]
     for program in programs {
-      withKnownIssue("the future's work starts after the later run's timer", isIntermittent: true) {
-        #expect(
-          Simulation.mismatch(in: program) == nil, "seed \(program.seed) at \(depth.map { "\($0) KiB" } ?? "the top")")
-      }
+      #expect(
+        Simulation.mismatch(in: program) == nil, "seed \(program.seed) at \(depth.map { "\($0) KiB" } ?? "the top")")
     }
   }
 }

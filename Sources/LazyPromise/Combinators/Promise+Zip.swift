@@ -31,7 +31,7 @@ public func zip<A: Sendable, B: Sendable, each C: Sendable, E: Error>(
         completion(.success(slots.values()))
       }
     }
-    run.onStop { [weak gather] mode in gather?.stop(mode) }  // weakly: see `_Gather`
+    run.onStop(gather.stop)
     gather.start()
   })
 }

@@ -19,6 +19,7 @@ extension Promise {
   @discardableResult
   public func run(_ completion: @escaping Completion) -> RunHandle {
     let handle = RunHandle()
+    if _slowPath(_hasQueuedSteps()) { return _runAfterQueued(handle, completion) }
     _source.start(handle) { admission in
       { result in
         if admission.admit(handle) && handle._markDelivered() { completion(result) }
@@ -48,6 +49,14 @@ extension Promise {
   @discardableResult
   public func run(some: @escaping @Sendable (T) -> Void, none: @escaping @Sendable (E) -> Void) -> RunHandle {
     let handle = RunHandle()
+    if _slowPath(_hasQueuedSteps()) {
+      return _runAfterQueued(handle) { result in
+        switch result {
+        case .success(let value): some(value)
+        case .failure(let error): none(error)
+        }
+      }
+    }
     _source.start(handle) { admission in
       { result in
         guard admission.admit(handle) && handle._markDelivered() else { return }
@@ -58,6 +67,20 @@ extension Promise {
       }
     }
     withExtendedLifetime(self) {}  // as in `run(_:)`: `self` owns the stage `_source` refers to
+    return handle
+  }
+
+  /// Starts a run behind the work this thread's trampoline has queued (a run begun inside a handler past the
+  /// stack budget), so that it does not overtake that work (contract 6.8).
+  @usableFromInline
+  func _runAfterQueued(_ handle: RunHandle, _ completion: @escaping Completion) -> RunHandle {
+    _enqueueHop {
+      self._source.start(handle) { admission in
+        { result in
+          if admission.admit(handle) && handle._markDelivered() { completion(result) }
+        }
+      }
+    }
     return handle
   }
 }

@@ -283,8 +283,8 @@ extension _GatherStateMachine.Running {
 /// returns to the loop, which starts the next, so any number of synchronous inputs runs in constant stack.
 ///
 /// The inputs' completion handlers hold this engine, and once the run has ended, this engine holds nothing else.
-/// The run's stop handler holds it weakly: if every running input's task drops its completion handler uncalled,
-/// the engine is freed with what it holds, instead of a cycle through the run's handle (contract 6.7).
+/// The run's stop handler holds it, so that cancelling reaches every running input (contract 6.7 names what that
+/// keeps when an input's task drops its completion handler).
 @usableFromInline
 final class _Gather<T: Sendable, E: Error>: @unchecked Sendable {  // its mutable state is behind `lock`
   @usableFromInline typealias Machine = _GatherStateMachine<T, E>
@@ -381,7 +381,7 @@ extension _Gather {
       let gather = _Gather(inputs, rule: rule, limit: limit) { decisive, results in
         completion(combine(decisive, results))
       }
-      run.onStop { [weak gather] mode in gather?.stop(mode) }  // weakly: see `_Gather`
+      run.onStop(gather.stop)
       gather.start()
     })
   }

@@ -128,6 +128,8 @@ final class ReduceLoop<T, E: Error, Accumulated>: @unchecked Sendable {  // its 
   private let lock = _StateLock()  // guards `state`, kept beside it: see `_StateLock`
   /// Only touched inside `lock.withLock`, or alone in `deinit`.
   @exclusivity(unchecked) private var state: Machine
+  /// What the run's stop handler holds: this loop weakly, and the input running now.
+  private var stopper: _OneChildStopper<ReduceLoop>!
 
   private init(_ held: Machine.Held, initial: Accumulated) {
     state = Machine(held, initial: initial)
@@ -147,9 +149,9 @@ final class ReduceLoop<T, E: Error, Accumulated>: @unchecked Sendable {  // its 
     run: _TaskRun, completion: @escaping @Sendable (Result<Accumulated, E>) -> Void
   ) {
     let loop = ReduceLoop(Machine.Held(inputs: inputs, update: update, completion: completion), initial: initial)
-    // Held weakly: the input's task holds the loop while it runs; one that drops its completion handler uncalled
-    // frees the loop, and with it the run's completion, rather than a cycle through the handle (contract 6.7).
-    run.onStop { [weak loop] mode in loop?.stop(mode) }
+    let stopper = _OneChildStopper(loop) { loop, mode in loop.stop(mode) }  // see `_OneChildStopper`
+    loop.stopper = stopper
+    run.onStop { mode in stopper.stop(mode) }
     loop.step()
   }
 
@@ -163,6 +165,7 @@ final class ReduceLoop<T, E: Error, Accumulated>: @unchecked Sendable {  // its 
       Self.release(ended)
     case .run(let input, let child, let interrupted):
       if interrupted { child._interrupt() }
+      stopper.started(child)
       input._run(under: child) { [self] result in received(result) }
     }
   }
@@ -184,7 +187,7 @@ final class ReduceLoop<T, E: Error, Accumulated>: @unchecked Sendable {  // its 
     }
   }
 
-  private func stop(_ mode: _StopMode) {
+  fileprivate func stop(_ mode: _StopMode) {
     switch lock.withLock({ state.stop(mode) }) {
     case .none:
       break

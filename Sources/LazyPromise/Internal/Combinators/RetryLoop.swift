@@ -210,6 +210,8 @@ final class RetryLoop<T, E: Error>: @unchecked Sendable {  // its mutable state 
   private let lock = _StateLock()  // guards `state`, kept beside it: see `_StateLock`
   /// Only touched inside `lock.withLock`, or alone in `deinit`.
   @exclusivity(unchecked) private var state: RetryStateMachine<E, Held>
+  /// What the run's stop handler holds: this loop weakly, and the attempt running now.
+  private var stopper: _OneChildStopper<RetryLoop>!
 
   private init(retries: Int, first: RunHandle, held: Held) {
     state = RetryStateMachine(retries: retries, first: first, held: held)
@@ -230,9 +232,10 @@ final class RetryLoop<T, E: Error>: @unchecked Sendable {  // its mutable state 
     let first = RunHandle()
     let held = Held(upstream: upstream, backoff: backoff, shouldRetry: shouldRetry, completion: completion)
     let loop = RetryLoop(retries: retries, first: first, held: held)
-    // Held weakly: the attempt's task (or the backoff's timer) holds the loop while it waits; a task that drops its
-    // completion handler uncalled frees the loop, and with it the run's completion (contract 6.7).
-    run.onStop { [weak loop] mode in loop?.stop(mode) }
+    // The attempt's task (or the backoff's timer) holds the loop while it waits; see `_OneChildStopper`.
+    let stopper = _OneChildStopper(loop) { loop, mode in loop.stop(mode) }
+    loop.stopper = stopper
+    run.onStop { mode in stopper.stop(mode) }
     loop.attempt(first, of: upstream)
   }
 
@@ -243,6 +246,7 @@ final class RetryLoop<T, E: Error>: @unchecked Sendable {  // its mutable state 
   }
 
   private func attempt(_ child: RunHandle, of upstream: Promise<T, E>) {
+    stopper.started(child)
     upstream._run(under: child) { [self] result in finish(result) }
   }
 
@@ -295,7 +299,7 @@ final class RetryLoop<T, E: Error>: @unchecked Sendable {  // its mutable state 
     }
   }
 
-  private func stop(_ mode: _StopMode) {
+  fileprivate func stop(_ mode: _StopMode) {
     switch lock.withLock({ state.stop(mode) }) {
     case .none:
       break

@@ -148,10 +148,8 @@ final class SharedWork<T, E: Error>: @unchecked Sendable {  // its mutable state
   /// Takes the run waiting under `key` out of the table when it is cancelled (an interrupted run stays: it waits
   /// for the result, contract 9.3); cancels the work if it was the last.
   private func leave(_ key: Int, when run: _TaskRun) {
-    // Weakly: the shared promise and the running attempt hold the work; a cycle through the run's handle would
-    // keep it, and every run waiting for it, alive after an attempt's task dropped its completion (contract 6.7).
-    run.onStop { [weak self] mode in
-      guard mode == .cancel, let self else { return }
+    run.onStop { [self] mode in
+      guard mode == .cancel else { return }
       switch lock.withLock({ state.leave(key) }) {
       case .none:
         break

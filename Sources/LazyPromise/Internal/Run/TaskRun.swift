@@ -43,3 +43,38 @@ struct _TaskRun: Sendable {
     return child
   }
 }
+
+/// What the stop handler of an operator that runs one child at a time (`retry`, `reduce`) holds: the operator
+/// weakly, and its current child run.
+///
+/// The inputs' tasks hold the operator while they run, so one that drops its completion handler uncalled frees it,
+/// and with it the run's completion, rather than a cycle through the run's handle (contract 6.7). The child stays:
+/// cancelling the run still runs that task's cancel handlers (7.2).
+final class _OneChildStopper<Operator: AnyObject & Sendable>: Sendable {
+  private weak let target: Operator?
+  private let child = _Lock<RunHandle?>(nil)
+  private let stopTarget: @Sendable (Operator, _StopMode) -> Void
+
+  init(_ target: Operator, stop: @escaping @Sendable (Operator, _StopMode) -> Void) {
+    self.target = target
+    stopTarget = stop
+  }
+
+  /// The operator starts `handle`'s run.
+  func started(_ handle: RunHandle) {
+    let previous = child.withLock { current in
+      defer { current = handle }
+      return current
+    }
+    withExtendedLifetime(previous) {}  // released here, with the lock no longer held
+  }
+
+  /// Stops the operator if it is alive; otherwise the child it left running.
+  func stop(_ mode: _StopMode) {
+    if let target {
+      stopTarget(target, mode)
+    } else {
+      child.withLock { $0 }?.stop(mode)
+    }
+  }
+}
