@@ -35,7 +35,7 @@ let package = Package(
         "ITunesLookup", "LazyPromise", "LazyPromiseFoundation", "LoopbackHTTPServer", "ExampleSupport",
         "LazyPromiseTestSupport",
       ]),
-    // The photo-albums example: callbacks, a promise chain and zip side by side (Docs/Guides/PhotoAlbums.md).
+    // The photo-albums example: callbacks, a promise chain and zip side by side (Docs/Examples/PhotoAlbums.md).
     .executableTarget(
       name: "PhotoAlbums", dependencies: ["LazyPromise", "LazyPromiseFoundation", "ExampleSupport"],
       exclude: ["make-recordings.swift"], resources: [.copy("Resources")]),

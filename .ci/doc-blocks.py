@@ -32,7 +32,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRATCH = os.path.join(REPO, ".build-docs")
 PRELUDES = os.path.join(REPO, ".ci", "doc-blocks")
 # Pages whose blocks quote an example program: they compile together with that program's sources (not its main.swift).
-EXAMPLES = {"Docs/Guides/ITunesLookup.md": "ITunesLookup", "Docs/Guides/PhotoAlbums.md": "PhotoAlbums"}
+EXAMPLES = {"Docs/Examples/ITunesLookup.md": "ITunesLookup", "Docs/Examples/PhotoAlbums.md": "PhotoAlbums"}
 
 FENCE_OPEN = re.compile(r"^(\s*)```swift\s*$")
 ANNOTATION = re.compile(r"^\s*<!--\s*doc-block:\s*([a-z]+)\s*(?::\s*(.*?))?\s*-->\s*$")

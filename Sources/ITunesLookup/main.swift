@@ -1,5 +1,5 @@
 // itunes-lookup: looks an artist up on the iTunes lookup API and prints its name.
-// `swift run itunes-lookup --help` for the options; Docs/Guides/ITunesLookup.md walks the stages.
+// `swift run itunes-lookup --help` for the options; Docs/Examples/ITunesLookup.md walks the stages.
 
 import Foundation
 

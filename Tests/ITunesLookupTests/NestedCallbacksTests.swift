@@ -8,7 +8,7 @@ import Testing
   import FoundationNetworking
 #endif
 
-/// The example written with nested completion handlers, as Docs/Guides/ITunesLookup.md shows it
+/// The example written with nested completion handlers, as Docs/Examples/ITunesLookup.md shows it
 /// beside the pipeline. Kept here so the guide's comparison compiles and behaves the same.
 func lookUpWithCallbacks(
   id: String, genre: String, baseURL: URL, session: URLSession,

@@ -167,7 +167,7 @@ struct _GatherStateMachine<T, E: Error> {
     case .starting:
       running.slots[index] = .running(handle)
     case .delivered:
-      break  // it delivered before its `run` returned: nothing to cancel
+      return running.interrupted ? .interrupt : .delivered  // it delivered before its `run` returned
     case .waiting, .running:
       preconditionFailure("gather: input \(index) started in state .running with its slot \(running.slots[index])")
     }
@@ -357,6 +357,7 @@ final class _Gather<T: Sendable, E: Error>: @unchecked Sendable {  // its mutabl
         self.perform(self.lock.withLock { self.machine.received(result, from: index) })
       }
       switch lock.withLock({ machine.started(index, handle: handle) }) {
+      case .delivered: continue  // delivered at once: nothing of it waits on the trampoline
       case .keep: break
       case .interrupt: handle._interrupt()
       case .cancel: handle.cancel()
@@ -411,6 +412,8 @@ enum _GatherSlot {
 /// What the engine does with an input whose `run` has just returned its handle. Not generic, like `_GatherSlot`.
 @usableFromInline
 enum _GatherStarted {
+  /// Nothing: it delivered before its `run` returned.
+  case delivered
   /// Nothing: it runs on.
   case keep
   /// Interrupt it: the combined run was interrupted.

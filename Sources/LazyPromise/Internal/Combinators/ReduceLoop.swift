@@ -70,12 +70,14 @@ struct ReduceStateMachine<T, E: Error, Accumulated> {
     return .run(held.inputs[index], child: started, interrupted: interrupted)
   }
 
-  /// The input in progress succeeded: the caller's function, with the value so far moved into `slot` (which must be
-  /// `nil`), to fold its value into in place with no lock held; `nil` if the run has ended.
-  mutating func folding(into slot: inout Accumulated?) -> (@Sendable (inout Accumulated, T) -> Void)? {
-    guard case .running(let held, _, _, _) = phase else { return nil }
+  /// The input in progress succeeded: the value so far moves into `slot` (which must be `nil`), for the caller's
+  /// function to fold the input's value into in place with no lock held; `false` if the run has ended. (The function
+  /// is read outside the lock: returned from it, it was reabstracted at every input, `Promise.reduce.100` 2,120 →
+  /// 3,120 allocations.)
+  mutating func folding(into slot: inout Accumulated?) -> Bool {
+    guard case .running = phase else { return false }
     swap(&slot, &accumulated)
-    return held.update
+    return true
   }
 
   /// The input in progress was folded into `slot`, moved back here: the next one may start. `false` if the run has
@@ -128,10 +130,13 @@ final class ReduceLoop<T, E: Error, Accumulated>: @unchecked Sendable {  // its 
   private let lock = _StateLock()  // guards `state`, kept beside it: see `_StateLock`
   /// Only touched inside `lock.withLock`, or alone in `deinit`.
   @exclusivity(unchecked) private var state: Machine
+  /// The caller's function, read without the lock: it never changes (the run's `held` has it too).
+  private let update: @Sendable (inout Accumulated, T) -> Void
   /// What the run's stop handler holds: this loop weakly, and the input running now.
   private var stopper: _OneChildStopper<ReduceLoop>!
 
   private init(_ held: Machine.Held, initial: Accumulated) {
+    update = held.update
     state = Machine(held, initial: initial)
   }
 
@@ -178,7 +183,7 @@ final class ReduceLoop<T, E: Error, Accumulated>: @unchecked Sendable {  // its 
       Self.release(ended)
     case .success(let value):
       var folding: Accumulated?
-      guard let update = lock.withLock({ state.folding(into: &folding) }) else { return }
+      guard lock.withLock({ state.folding(into: &folding) }) else { return }
       update(&folding!, value)  // in place: `folding` holds the only reference the run has
       guard lock.withLock({ state.folded(&folding) }) else { return }
       // A synchronous input re-enters `step` from inside the last one: go through the trampoline, as every

@@ -1,4 +1,4 @@
-// Docs/Guides/ITunesLookup.md's examples compile in one module with the example's sources (not its main.swift) and
+// Docs/Examples/ITunesLookup.md's examples compile in one module with the example's sources (not its main.swift) and
 // ExampleSupport's; these are
 // the values they use.
 import Foundation

@@ -1,4 +1,4 @@
-// Docs/Guides/PhotoAlbums.md's examples compile with the example's own sources (not its main.swift); these are
+// Docs/Examples/PhotoAlbums.md's examples compile with the example's own sources (not its main.swift); these are
 // the values they use.
 import LazyPromise
 
