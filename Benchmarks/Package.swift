@@ -55,6 +55,13 @@ let package = Package(
       dependencies: [.product(name: "LazyPromise", package: "LazyPromise")],
       path: "Sources/TracingCounts"
     ),
+    // How one shared prebuilt chain scales when run from 1, 2, ... N threads at once (Docs/Performance.md, "Many
+    // threads, one chain"). A plain executable, under Sources/ for the reason given at InstructionCounts.
+    .executableTarget(
+      name: "Scaling",
+      dependencies: [.product(name: "LazyPromise", package: "LazyPromise")],
+      path: "Sources/Scaling"
+    ),
     // swift-nio `EventLoopFuture` on an `EmbeddedEventLoop`.
     .executableTarget(
       name: "NIOFutureBenchmarks",

@@ -67,6 +67,10 @@ extension Future {
   /// ```
   @inlinable
   public var promise: Promise<T, E> {
-    Promise(_stage: _FutureViewStage(self))
+    // A completed future's result never changes, so its view is that result, known: a run of it then touches
+    // nothing shared. Through the view's stage, the segment after it would wait, and its waiter would retain that
+    // segment's last stage, shared by every run, on each run (Docs/Proposals/0004-shared-stages.md).
+    if _state.isCompleted { return Promise(result: _storedResult) }
+    return Promise(_stage: _FutureViewStage(self))
   }
 }
