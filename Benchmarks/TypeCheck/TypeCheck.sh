@@ -24,8 +24,8 @@
 #                                             in sync and async functions, Swift 6 and 5 modes; prints the ratio
 #                                             of whole-process times and exits 1 when a chain fails to compile or
 #                                             takes more than X times its twin (default 2, the goal; CI uses 5)
-# TARGET is "anchor", the name of a prototype under candidates/ (built from candidates/Core.swift and
-# candidates/NAME/*.swift, after the files of the candidate named in candidates/NAME/BASE if there is one;
+# TARGET is "anchor", the name of a prototype under Docs/Proposals/0002-candidates/ (built from its Core.swift and
+# NAME/*.swift, after the files of the candidate named in NAME/BASE if there is one;
 # file names must differ), or "module" for an already built LazyPromise (see --module-dir).
 # Options:
 #   --runs N            runs per point, median reported (default 3)
@@ -46,6 +46,8 @@ cd "$(dirname "$0")"
 runs=3; stage_counts="20"; shapes=""; module_dir=""; timeout_s=120; context=sync; swift_version=6
 goal_set_name=ci; gate=2
 work=${TYPECHECK_WORK:-out/typecheck}
+# The prototypes of design record 0002 live beside it.
+candidates=../../Docs/Proposals/0002-candidates
 
 all_shapes="plain alt result result-ctor promise promise-fn ifexpr ret-plain
 ms-plain ms-result ms-promise ms-plain-ret ms-result-ret ms-promise-ret
@@ -279,8 +281,8 @@ include_flags() {  # TARGET -> the -I flags for swiftc
 }
 
 candidate_files() {  # NAME -> its .swift files, after those of the candidate named in its BASE file, if any
-  [[ -f candidates/$1/BASE ]] && candidate_files "$(< "candidates/$1/BASE")"
-  echo candidates/"$1"/*.swift
+  [[ -f $candidates/$1/BASE ]] && candidate_files "$(< "$candidates/$1/BASE")"
+  echo "$candidates/$1"/*.swift
 }
 
 build_target() {
@@ -291,11 +293,11 @@ build_target() {
       || { echo "no LazyPromise.swiftmodule in '$module_dir' (use --module-dir)" >&2; return 1; }
     return 0
   fi
-  [[ -d candidates/$t ]] || { echo "no candidates/$t" >&2; return 1; }
+  [[ -d $candidates/$t ]] || { echo "no $candidates/$t" >&2; return 1; }
   mkdir -p "$work/modules/$t"
   # shellcheck disable=SC2046
   swiftc -parse-as-library -module-name LazyPromise -swift-version 6 -emit-module \
-    -emit-module-path "$work/modules/$t/LazyPromise.swiftmodule" candidates/Core.swift $(candidate_files "$t") \
+    -emit-module-path "$work/modules/$t/LazyPromise.swiftmodule" "$candidates/Core.swift" $(candidate_files "$t") \
     > "$work/modules/$t/build.log" 2>&1 || { cat "$work/modules/$t/build.log" >&2; return 1; }
 }
 
