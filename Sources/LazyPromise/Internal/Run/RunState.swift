@@ -98,3 +98,62 @@ extension RunHandle {
     withExtendedLifetime(dropped) {}  // released here, with the lock no longer held
   }
 }
+
+// MARK: - Stopping a child run the way its parent was stopped (`_TaskRun`)
+
+extension RunHandle {
+  /// Stops this run the way its parent was stopped.
+  func stop(_ mode: _StopMode) {
+    switch mode {
+    case .cancel: cancel()
+    case .interrupt: _interrupt()
+    }
+  }
+}
+
+// MARK: - The waiting segments the handle links, so that `cancel()` can take their stages (`_Waiter`)
+
+extension RunHandle {
+  /// Links `waiter`, which holds a segment's stages, so that `cancel()` can take them.
+  @usableFromInline
+  func _park(_ waiter: _Waiter) {
+    withCancelHandlers { $0.park(Unmanaged.passUnretained(waiter)) }
+  }
+
+  /// Unlinks `waiter` as it is freed (it was still in the list).
+  func _unlink(_ waiter: _Waiter) {
+    withCancelHandlers { $0.unlink(Unmanaged.passUnretained(waiter)) }
+  }
+}
+
+// MARK: - Joins: direct near where the run last passed the trampoline's check, else a hop (`Trampoline.swift`)
+
+extension RunHandle {
+  /// Whether this thread's stack is at most `_joinWindow` below where a join of this run last passed the check.
+  @inlinable
+  @inline(__always)
+  var _isNearCheckedStack: Bool {
+    let hint = _stackHint.load(ordering: .relaxed)
+    let here = _currentStackAddress()
+    return here <= hint && hint &- here < _joinWindow
+  }
+
+  /// Starts `work` where chains join: directly near where the last check of this run passed, otherwise through a
+  /// hop, remembering this place when the check passes.
+  @inlinable
+  @inline(__always)
+  func _join(_ now: () -> Void, _ later: () -> () -> Void) {
+    if _isNearCheckedStack { return now() }
+    switch _hopMode() {
+    case .call:
+      _stackHint.store(_currentStackAddress(), ordering: .relaxed)
+      now()
+    case .enter:
+      _stackHint.store(_currentStackAddress(), ordering: .relaxed)
+      now()
+      _drainHops()
+    case .enqueue:
+      _enqueueHop(later())
+    }
+  }
+}

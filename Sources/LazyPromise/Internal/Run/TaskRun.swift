@@ -10,16 +10,6 @@ enum _StopMode: Sendable {
   case interrupt
 }
 
-extension RunHandle {
-  /// Stops this run the way its parent was stopped.
-  func stop(_ mode: _StopMode) {
-    switch mode {
-    case .cancel: cancel()
-    case .interrupt: _interrupt()
-    }
-  }
-}
-
 /// A pending operator task's view of its run.
 @usableFromInline
 struct _TaskRun: Sendable {

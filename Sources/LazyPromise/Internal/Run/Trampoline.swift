@@ -192,33 +192,3 @@ func _hop<Value>(returning now: () -> Value, queued: () -> (Value, () -> Void)) 
 /// overlap, so a thread whose stack address is less than this distance below another thread's hint has used less
 /// than this distance of its own stack, where a direct call is safe too.
 @usableFromInline let _joinWindow: UInt = 16 * 1024
-
-extension RunHandle {
-  /// Whether this thread's stack is at most `_joinWindow` below where a join of this run last passed the check.
-  @inlinable
-  @inline(__always)
-  var _isNearCheckedStack: Bool {
-    let hint = _stackHint.load(ordering: .relaxed)
-    let here = _currentStackAddress()
-    return here <= hint && hint &- here < _joinWindow
-  }
-
-  /// Starts `work` where chains join: directly near where the last check of this run passed, otherwise through a
-  /// hop, remembering this place when the check passes.
-  @inlinable
-  @inline(__always)
-  func _join(_ now: () -> Void, _ later: () -> () -> Void) {
-    if _isNearCheckedStack { return now() }
-    switch _hopMode() {
-    case .call:
-      _stackHint.store(_currentStackAddress(), ordering: .relaxed)
-      now()
-    case .enter:
-      _stackHint.store(_currentStackAddress(), ordering: .relaxed)
-      now()
-      _drainHops()
-    case .enqueue:
-      _enqueueHop(later())
-    }
-  }
-}

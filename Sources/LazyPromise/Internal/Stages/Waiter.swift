@@ -129,16 +129,3 @@ final class _SegmentWaiter<T, E: Error>: _Waiter, @unchecked Sendable {
     }
   }
 }
-
-extension RunHandle {
-  /// Links `waiter`, which holds a segment's stages, so that `cancel()` can take them.
-  @usableFromInline
-  func _park(_ waiter: _Waiter) {
-    withCancelHandlers { $0.park(Unmanaged.passUnretained(waiter)) }
-  }
-
-  /// Unlinks `waiter` as it is freed (it was still in the list).
-  func _unlink(_ waiter: _Waiter) {
-    withCancelHandlers { $0.unlink(Unmanaged.passUnretained(waiter)) }
-  }
-}
