@@ -27,7 +27,7 @@ extension Promise {
   @available(*, noasync, message: "blocks the thread; use 'await promise.result' in async code")
   public func wait(timeout: Duration) -> Result<T, E>? {
     let box = WaitBox<T, E>()
-    let handle = run { result in box.put(result) }
+    let handle = _withOwnTrampoline { run { result in box.put(result) } }
     if box.wait(until: .now() + .nanoseconds(timeout.dispatchNanoseconds)) { return box.result }
     handle.cancel()
     // Either the cancel won (the run will never deliver) or the run delivered first (its result is on its way).

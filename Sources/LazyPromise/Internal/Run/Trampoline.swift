@@ -119,8 +119,22 @@ func _drainHops() {
   state.pointee.base = 0
 }
 
+/// Runs `body` with a trampoline of its own on this thread, and gives the thread's back afterwards: for `wait`,
+/// which blocks, so that its run neither queues behind nor waits for work the caller's step has queued (which
+/// could only run once the caller returns).
+@usableFromInline
+func _withOwnTrampoline<R>(_ body: () -> R) -> R {
+  let state = trampolineState()
+  var own = _TrampolineState()
+  own.budget = state.pointee.budget
+  swap(&own, &state.pointee)
+  defer { swap(&own, &state.pointee) }
+  return body()
+}
+
 /// Runs `body` with this thread's stack budget set to `bytes`, so a test reaches the trampoline's queue at any
 /// depth it chooses (`bytes` = 0 queues every hop after the first).
+@discardableResult
 func _withStackBudget<R>(_ bytes: UInt, _ body: () throws -> R) rethrows -> R {
   let state = trampolineState()
   let saved = state.pointee.budget
