@@ -21,7 +21,7 @@ struct CombinatorConcurrencyTests {
     }
   }
 
-  @Test("21, 22, 24, 25: inputs finishing on many threads deliver each combined run exactly once")
+  @Test("21.2, 22.2, 24.1, 25.1 inputs finishing on many threads deliver each combined run exactly once")
   func combinedRunsDeliverOnce() async {
     let runs = 2_000
     let delivered = Counter()
@@ -54,7 +54,7 @@ struct CombinatorConcurrencyTests {
     #expect(wrong.current == 0)
   }
 
-  @Test("21, 24: a failure and a cancellation racing on other threads deliver at most once")
+  @Test("21.3, 21.4 a zip's failure and a cancellation racing on other threads deliver at most once")
   func failureRacingCancellation() async {
     for _ in 0..<2_000 {
       let delivered = Counter()

@@ -15,7 +15,7 @@ struct CombinatorHintsTests {
     #expect(all(SIMD2<Int>(1, 1) .== SIMD2<Int>(1, 1)))
   }
 
-  @Test("the static combinators the hints point to combine the same promises")
+  @Test("22.2, 24.1, 25.1 the static combinators the hints point to combine the same promises")
   func staticCombinatorsAreTheSpellings() {
     let promises = [Promise<Int, TestError>(value: 1), Promise(value: 2)]
     #expect(Outcome(Promise.all(promises)).result == .success([1, 2]))

@@ -10,7 +10,7 @@ private enum SettleError: Error, Equatable {
 /// `all`/`any`): every outcome, in argument order; lazy; cancellation reaches every input.
 @Suite("allSettled over promises of different types")
 struct PromiseAllSettledTupleTests {
-  @Test("every outcome arrives in argument order, failures included")
+  @Test("17.2 every outcome arrives in argument order, failures included")
   func everyOutcomeArrives() async {
     let settled = allSettled(
       Promise<Int, TestError>(value: 1), Promise<String, SettleError>(error: .missing),
@@ -21,7 +21,7 @@ struct PromiseAllSettledTupleTests {
     #expect(flag == .success(true))
   }
 
-  @Test("nothing starts before the run, and each run runs every input again")
+  @Test("17.1 nothing starts before the run, and each run runs every input again")
   func lazyAndRunEachTime() async {
     let starts = Counter()
     let counted = Promise<Int, TestError> { completion in
@@ -36,7 +36,7 @@ struct PromiseAllSettledTupleTests {
     #expect(second == .success(2))
   }
 
-  @Test("it waits for the last outcome, and cancelling the run cancels the inputs still pending")
+  @Test("17.2, 17.3 it waits for the last outcome, and cancelling the run cancels the inputs still pending")
   func waitsAndCancels() {
     let first = ManualTask<Int, TestError>()
     let second = ManualTask<String, SettleError>()

@@ -66,7 +66,7 @@ struct PromiseRaceTests {
     #expect(Outcome(Promise<Int, TestError>.any([])).result == .failure(AllFailedError(errors: [])))
   }
 
-  @Test("24, 25: cancelling a race or any cancels every input and delivers nothing")
+  @Test("24.1, 25.1 cancelling a race or any cancels every input and delivers nothing")
   func cancellingCancelsEveryInput() {
     let gates = (0..<4).map { _ in ManualTask<Int, TestError>() }
     let race = Outcome(Promise.race(gates[0].promise, gates[1].promise))

@@ -45,34 +45,41 @@ private func expectType<T>(_ value: T, _ type: T.Type) {}
 
 @Suite("A new user's first chain — issue 22")
 struct FirstChainTests {
-  @Test func theFirstChainAsTaughtDeliversItsValue() async {
+  @Test("2.1 the first chain as the README teaches it runs its nine stages in order and delivers their value")
+  func theFirstChainAsTaughtDeliversItsValue() async {
     #expect(await firstChain("21").result == .success(86))  // 42 -> 42 elements -> 42 -> 43 -> 86
   }
 
-  @Test func theFirstChainStopsAtTheFirstFailure() async {
+  @Test(
+    "3.1, 3.2 the first chain stops at its first failure, a parse error, a rejected value or a value too big, typed")
+  func theFirstChainStopsAtTheFirstFailure() async {
     #expect(await firstChain("x").result == .failure(.parse))
     #expect(await firstChain("-1").result == .failure(.negative))
     #expect(await firstChain("3000").result == .failure(.tooBig(12_002)))
   }
 
-  @Test func theFirstChainGoesOnWithTryMap() async {
+  @Test("16.2 the first chain goes on with tryMap, keeping its error type, and the function's throw fails the run")
+  func theFirstChainGoesOnWithTryMap() async {
     let checked = await firstChain("5").tryMap(checkSize)
     expectType(checked, Promise<Int, AppError>.self)
     #expect(await checked.result == .success(22))
     #expect(await firstChain("60").tryMap(checkSize).result == .failure(.tooBig(242)))
   }
 
-  @Test func aFunctionThrowingTheChainsErrorChainsWithTryMap() async {
+  @Test("16.2 a function throwing the chain's error chains with tryMap, and its throw fails the run")
+  func aFunctionThrowingTheChainsErrorChainsWithTryMap() async {
     let chain = Promise<Int, AppError>(value: 200).tryMap(checkSize)
     #expect(await chain.result == .failure(.tooBig(200)))
   }
 
-  @Test func aThrowingClosureChainsWithTryMapWhenItWritesItsThrownType() async {
+  @Test("16.1 a throwing closure that writes its thrown type chains with tryMap and delivers its value")
+  func aThrowingClosureChainsWithTryMapWhenItWritesItsThrownType() async {
     let chain = Promise<Int, AppError>(value: 7).tryMap { x throws(AppError) in try checkSize(x) * 2 }
     #expect(await chain.result == .success(14))
   }
 
-  @Test func thenStillTakesNamedFunctionsOfTheThreeShapesAndKeyPaths() async {
+  @Test("2.1 then still takes named functions of the three shapes and key paths, and runs them in order")
+  func thenStillTakesNamedFunctionsOfTheThreeShapesAndKeyPaths() async {
     @Sendable func describe(_ count: Int) -> String { "\(count) items" }
     let chain = Promise<String, AppError>(value: "2")
       .then(parse)

@@ -19,12 +19,14 @@ private actor Totals {
 struct GettingTheValueOutTests {
   private let answer = Promise<Int, Never>(value: 42).delay(.milliseconds(1))
 
-  @Test func awaitingTheValue() async {
+  @Test("9.1 awaiting a promise's value runs it and returns the value")
+  func awaitingTheValue() async {
     let total = await answer.value
     #expect(total == 42)
   }
 
-  @Test func storingIntoAMutex() async {
+  @Test("4.1 a run's handler stores the value it receives once into a Mutex")
+  func storingIntoAMutex() async {
     let total = Mutex(0)
     await confirmation { delivered in
       await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
@@ -38,7 +40,8 @@ struct GettingTheValueOutTests {
     #expect(total.withLock { $0 } == 42)
   }
 
-  @Test func handingToAnActor() async {
+  @Test("4.1 a run's handler hands the value it receives to an actor through a Task")
+  func handingToAnActor() async {
     let totals = Totals()
     await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
       answer.run(some: { value in
@@ -51,7 +54,8 @@ struct GettingTheValueOutTests {
     #expect(await totals.total == 42)
   }
 
-  @Test @MainActor func updatingMainActorStateThroughTheMainQueue() async {
+  @Test("2.5 receive(on: DispatchQueue.main) delivers on the main queue, where the handler updates main-actor state")
+  @MainActor func updatingMainActorStateThroughTheMainQueue() async {
     let model = Model()
     await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
       answer.receive(on: DispatchQueue.main)

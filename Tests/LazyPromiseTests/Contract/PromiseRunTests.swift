@@ -6,7 +6,7 @@ import Testing
 /// `Promise+Run.swift`: `run(_:)`, `run(some:none:)` and, on a promise that cannot fail, `run(some:)`.
 @Suite("Promise run — starting a run and receiving its result")
 struct PromiseRunTests {
-  @Test("run(_:) delivers a synchronous chain before it returns, and its handle says delivered")
+  @Test("2.3 run(_:) delivers a synchronous chain before it returns, and its handle says delivered")
   func runDeliversASynchronousChainBeforeReturning() {
     let delivered = Recorder<Result<Int, TestError>>()
     let handle = Promise<Int, TestError>(value: 20).then { $0 + 1 }.run { delivered.append($0) }
@@ -15,7 +15,7 @@ struct PromiseRunTests {
     #expect(!handle.isCancelled)
   }
 
-  @Test("run(_:) calls its handler on the thread that delivered the last result")
+  @Test("2.2 run(_:) calls its handler on the thread that delivered the last result")
   func runCallsItsHandlerOnTheDeliveringThread() async {
     let key = DispatchSpecificKey<String>()
     let queue = DispatchQueue(label: "delivering")
@@ -27,7 +27,7 @@ struct PromiseRunTests {
     #expect(seen == "delivering")
   }
 
-  @Test("each call to run is a run of its own: cancelling one leaves the others")
+  @Test("1.2, 7.1 each call to run is a run of its own: cancelling one leaves the others")
   func eachRunIsIndependent() {
     let task = ManualTask<Int, TestError>()
     let first = Recorder<Result<Int, TestError>>()
@@ -42,7 +42,7 @@ struct PromiseRunTests {
     #expect(task.cancels.current == 1)
   }
 
-  @Test("run(some:none:) calls some with the value, once, and never none")
+  @Test("4.1 run(some:none:) calls some with the value, once, and never none")
   func someReceivesTheValue() {
     let values = Recorder<Int>()
     let errors = Recorder<TestError>()
@@ -51,7 +51,7 @@ struct PromiseRunTests {
     #expect(errors.all.isEmpty)
   }
 
-  @Test("run(some:none:) calls none with the typed error, once, and never some")
+  @Test("3.2, 4.1 run(some:none:) calls none with the typed error, once, and never some")
   func noneReceivesTheTypedError() {
     let values = Recorder<Int>()
     let errors = Recorder<TestError>()
@@ -61,7 +61,7 @@ struct PromiseRunTests {
     #expect(errors.all == [.code(4)])
   }
 
-  @Test("run(some:none:) calls neither when the run is cancelled first")
+  @Test("7.1 run(some:none:) calls neither when the run is cancelled first")
   func cancelledRunCallsNeither() {
     let task = ManualTask<Int, TestError>()
     let calls = Counter()
@@ -74,7 +74,7 @@ struct PromiseRunTests {
     #expect(!handle.isDelivered)
   }
 
-  @Test("run(some:) on a promise that cannot fail receives the value once, and not after a cancel")
+  @Test("4.1, 7.1 run(some:) on a promise that cannot fail receives the value once, and not after a cancel")
   func someOnANeverFailingPromise() {
     let task = ManualTask<Int, Never>()
     let values = Recorder<Int>()
@@ -89,7 +89,8 @@ struct PromiseRunTests {
 
 @Suite("run and then on a promise that cannot fail — issue 9")
 struct NeverFailingSpellingsTests {
-  @Test func everyDocumentedSpellingCompilesForNever() async {
+  @Test("4.1 every documented spelling of run and then compiles for a promise that cannot fail, and delivers once")
+  func everyDocumentedSpellingCompilesForNever() async {
     let recorder = Recorder<String>()
     let one = Promise<Int, Never>(value: 1)
     one.run { result in recorder.append("run \(result)") }
@@ -107,7 +108,9 @@ struct NeverFailingSpellingsTests {
       ])
   }
 
-  @Test func theRunHandleDocExamplesCompile() {
+  @Test(
+    "7.1 the RunHandle doc examples compile: a run ends cancelled or delivered, and a synchronous one says delivered")
+  func theRunHandleDocExamplesCompile() {
     let handle = Promise<Int, Never>(value: 1).run { _ in }
     handle.cancel()
     #expect(handle.isCancelled || handle.isDelivered)

@@ -8,7 +8,7 @@ import Testing
 struct PromiseTests {
   init() { DiagnosticsCollector.install() }
 
-  @Test("a task runs on the thread that calls run, each time run is called")
+  @Test("1.2, 2.4 a task runs on the thread that calls run, each time run is called")
   func taskRunsOnTheCallingThread() {
     let key = DispatchSpecificKey<Int>()
     let seen = Recorder<Int?>()
@@ -40,7 +40,8 @@ struct PromiseTests {
     #expect(await Promise(cancellable).result == .success(3))
   }
 
-  @Test("a cancellable task's cancel handlers run once when its run is cancelled, and its late result is dropped")
+  @Test(
+    "7.2, 7.3 a cancellable task's cancel handlers run once when its run is cancelled, and its late result is dropped")
   func cancellableTaskStopsOnCancel() {
     let stops = Counter()
     let pending = Recorder<Promise<Int, TestError>.Completion>()
@@ -58,7 +59,7 @@ struct PromiseTests {
     #expect(delivered.all.isEmpty)
   }
 
-  @Test("a cancellable task that completes synchronously delivers, and its cancel handlers never run")
+  @Test("7.3 a cancellable task that completes synchronously delivers, and its cancel handlers never run")
   func cancellableTaskCompletingSynchronously() {
     let stops = Counter()
     let outcome = Outcome(
@@ -71,7 +72,7 @@ struct PromiseTests {
     #expect(stops.current == 0)
   }
 
-  @Test("init(result:), init(value:) and init(error:) deliver the same result on every run")
+  @Test("1.3 init(result:), init(value:) and init(error:) deliver the same result on every run")
   func resultInitialisersDeliverTheirResult() {
     let made: [(Promise<Int, TestError>, Result<Int, TestError>)] = [
       (Promise(result: .success(1)), .success(1)),
@@ -93,7 +94,7 @@ struct PromiseTests {
   }
 
   #if DEBUG
-    @Test("the file and line given to init are the site a diagnostic names")
+    @Test("4.2 the file and line given to init are the site a diagnostic names")
     func fileAndLineNameTheDiagnosticSite() {
       let promise = Promise<Int, TestError>(file: "App/Fetch.swift", line: 12) { completion in
         completion(.success(1))
@@ -105,7 +106,7 @@ struct PromiseTests {
           == [PromiseDiagnostic(kind: .completedMoreThanOnce, site: "App/Fetch.swift:12")])
     }
 
-    @Test("a cancellable task made at a given file and line reports a lost completion with that site")
+    @Test("5.1 a cancellable task made at a given file and line reports a lost completion with that site")
     func cancellableTaskReportsItsSite() {
       let promise = Promise<Int, TestError>(file: "App/Upload.swift", line: 40) { completion, _ in
         _ = completion  // dropped without being called

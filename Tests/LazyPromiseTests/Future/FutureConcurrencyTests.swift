@@ -59,3 +59,32 @@ struct FutureConcurrencyTests {
     #expect(try await awaiting.value == 8)
   }
 }
+
+/// Contract clause 19.9: completions racing observers. Run again under the thread sanitizer by CI (`--filter Concurrency`).
+@Suite("Future completion races — one completion kept, each observer called once, contract 19.9")
+struct FutureCompletionConcurrencyTests {
+  @Test(
+    "19.9 two threads completing a future while two others observe it: one completion is kept, each observer receives it once"
+  )
+  func racingCompletionsAndObserversAgreeOnOneResult() {
+    let wrong = Counter()
+    for iteration in 0..<100_000 {
+      let (future, resolver) = Future<Int, TestError>.makePending()
+      let winners = Counter()
+      let first = Recorder<Result<Int, TestError>>()
+      let second = Recorder<Result<Int, TestError>>()
+      DispatchQueue.concurrentPerform(iterations: 4) { index in
+        switch index {
+        case 0: if resolver.tryResolve(iteration) { winners.increment() }
+        case 1: if resolver.tryReject(.first) { winners.increment() }
+        case 2: future.observe { first.append($0) }
+        default: future.observe { second.append($0) }
+        }
+      }
+      let kept = future.result
+      let agree = first.all.count == 1 && second.all.count == 1 && first.all.first == kept && second.all.first == kept
+      if kept == nil || winners.current != 1 || !agree { wrong.increment() }
+    }
+    #expect(wrong.current == 0)
+  }
+}

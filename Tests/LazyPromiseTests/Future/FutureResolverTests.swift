@@ -8,7 +8,7 @@ import Testing
 struct FutureResolverTests {
   init() { DiagnosticsCollector.install() }
 
-  @Test("makePending gives a pending future: no result and no observer runs until the resolver completes it")
+  @Test("19.3 makePending gives a pending future: no result and no observer runs until the resolver completes it")
   func makePendingGivesAPendingFuture() {
     let (future, resolver) = Future<Int, TestError>.makePending()
     let observed = Recorder<Result<Int, TestError>>()
@@ -19,7 +19,7 @@ struct FutureResolverTests {
     #expect(observed.all == [.success(1)])
   }
 
-  @Test("resolve, reject and complete each give every observer the same result")
+  @Test("19.3 resolve, reject and complete each give every observer the same result")
   func resolveRejectAndCompleteSettleTheFuture() {
     let cases: [(Future<Int, TestError>.Resolver) -> Void] = [
       { $0.resolve(7) }, { $0.reject(.second) }, { $0.complete(.failure(.code(2))) },
@@ -36,7 +36,7 @@ struct FutureResolverTests {
     }
   }
 
-  @Test("the resolver runs the observers and derived futures before it returns")
+  @Test("19.3 the resolver runs the observers and derived futures before it returns")
   func resolverRunsObserversBeforeReturning() {
     let (future, resolver) = Future<Int, TestError>.makePending()
     let doubled = future.map { $0 * 2 }
@@ -47,7 +47,7 @@ struct FutureResolverTests {
     #expect(doubled.result == .success(42))
   }
 
-  @Test("the resolver can complete the future from another thread, where an await picks it up")
+  @Test("9.6 the resolver can complete the future from another thread, where an await picks it up")
   func resolverCompletesFromAnotherThread() async {
     let (future, resolver) = Future<String, TestError>.makePending()
     DispatchQueue.global().async { resolver.resolve("done") }
@@ -55,7 +55,7 @@ struct FutureResolverTests {
   }
 
   #if DEBUG
-    @Test("a second completion is ignored and reported with the file and line given to makePending")
+    @Test("19.2 a second completion is ignored and reported with the file and line given to makePending")
     func secondCompletionIsReportedWithTheGivenSite() {
       let (future, resolver) = Future<Int, TestError>.makePending(file: "App/Photos.swift", line: 9)
       resolver.reject(.first)
@@ -66,7 +66,7 @@ struct FutureResolverTests {
           == [PromiseDiagnostic(kind: .futureCompletedMoreThanOnce, site: "App/Photos.swift:9")])
     }
 
-    @Test("a result arriving after the future was cancelled is ignored without a diagnostic")
+    @Test("19.10 a result arriving after the future was cancelled is ignored without a diagnostic")
     func resultAfterCancelIsIgnoredSilently() {
       let (future, resolver) = Future<Int, LookupError>.makePending(file: "App/Cancel.swift", line: 3)
       future.cancel()

@@ -31,14 +31,16 @@ private func twentyMixedStages(from start: Int) -> Future<Int, StepError> {
 
 @Suite("Future then with inline closures — issue 9")
 struct FutureThenInlineClosureTests {
-  @Test func twentyMixedInlineStagesCompileAndDeliver() {
+  @Test("19.7 twenty mixed inline then stages on a future compile and deliver at once")
+  func twentyMixedInlineStagesCompileAndDeliver() {
     let chain = twentyMixedStages(from: 0)
     expectType(chain, Future<Int, StepError>.self)
     // (((0 + 2 + 100) × 5 rounds) then double): each round adds 102.
     #expect(chain.result == .success(510 * 2))
   }
 
-  @Test func aResultClosureFlattensAndAFailureSkipsTheRest() {
+  @Test("19.7 a future's then closure returning a Result flattens it, and its failure skips the later value stages")
+  func aResultClosureFlattensAndAFailureSkipsTheRest() {
     let later = Counter()
     let failing = Future<Int, StepError>(value: -1)
       .then { $0 < 0 ? .failure(.negative) : .success($0) }
@@ -51,7 +53,9 @@ struct FutureThenInlineClosureTests {
     #expect(later.current == 0)
   }
 
-  @Test func aFutureReturningClosureOrFunctionContinuesWithItsResult() {
+  @Test(
+    "19.7 a future's then closure or function returning a future continues with that future's result when it arrives")
+  func aFutureReturningClosureOrFunctionContinuesWithItsResult() {
     let (pending, resolver) = Future<Int, StepError>.makePending()
     let inline = Future<Int, StepError>(value: 1).then { _ in pending }
     let reference = Future<Int, StepError>(value: 1).then(fetch)
@@ -62,7 +66,8 @@ struct FutureThenInlineClosureTests {
     #expect(reference.result == .success(101))
   }
 
-  @Test func branchesDeclarationsAndAnEmptyBody() {
+  @Test("19.7 a future's then closure with branches or declarations delivers its value, and an empty one delivers Void")
+  func branchesDeclarationsAndAnEmptyBody() {
     let start = Future<Int, StepError>(value: 3)
     let branched = start.then { x in
       let doubled = x * 2
@@ -75,19 +80,22 @@ struct FutureThenInlineClosureTests {
     #expect(empty.result.map { (try? $0.get()) != nil } == true)
   }
 
-  @Test func aBareFailureTakesTheWrittenValueType() {
+  @Test("19.7 a future's then closure returning a bare failure takes the value type written in its signature")
+  func aBareFailureTakesTheWrittenValueType() {
     let failed = Future<Int, StepError>(value: 1).then { _ -> Result<String, StepError> in .failure(.other) }
     expectType(failed, Future<String, StepError>.self)
     #expect(failed.result == .failure(.other))
   }
 
-  @Test func aResultOfAnotherErrorTypeIsAValue() {
+  @Test("10.6 on a future, a then closure's Result of another error type is delivered as a plain value")
+  func aResultOfAnotherErrorTypeIsAValue() {
     let nested = Future<Int, StepError>(value: 1).then { Result<Int, TestError>.success($0) }
     expectType(nested, Future<Result<Int, TestError>, StepError>.self)
     #expect(nested.result == .success(.success(1)))
   }
 
-  @Test func keyPathsAndValueFunctionsUseTheValueOverload() {
+  @Test("19.7 key paths and value functions passed to a future's then map its value")
+  func keyPathsAndValueFunctionsUseTheValueOverload() {
     let counted = Future<[Int], StepError>(value: [1, 2, 3]).then(\.count).then(double)
     expectType(counted, Future<Int, StepError>.self)
     #expect(counted.result == .success(6))

@@ -8,7 +8,7 @@ import Testing
 struct FutureTryResolveTests {
   init() { DiagnosticsCollector.install() }
 
-  @Test("the first tryResolve completes the future, runs its observers and returns true")
+  @Test("19.2 the first tryResolve completes the future, runs its observers and returns true")
   func firstTryResolveTakesEffect() {
     let (future, resolver) = Future<Int, TestError>.makePending()
     let observed = Recorder<Result<Int, TestError>>()
@@ -17,7 +17,7 @@ struct FutureTryResolveTests {
     #expect(observed.all == [.success(7)])
   }
 
-  @Test("tryResolve, tryReject and tryComplete after a completion return false and change nothing")
+  @Test("19.2 tryResolve, tryReject and tryComplete after a completion return false and change nothing")
   func laterTriesTakeNoEffect() {
     let (future, resolver) = Future<Int, TestError>.makePending()
     let observed = Recorder<Result<Int, TestError>>()
@@ -30,7 +30,7 @@ struct FutureTryResolveTests {
     #expect(observed.all == [.failure(.first)])
   }
 
-  @Test("a try after complete returns false, and a complete after a try is still ignored")
+  @Test("19.2 a try after complete returns false, and a complete after a try is still ignored")
   func triesAndCompletesShareOneFirstCompletion() {
     let (first, firstResolver) = Future<Int, TestError>.makePending()
     firstResolver.complete(.success(1))
@@ -43,7 +43,7 @@ struct FutureTryResolveTests {
     #expect(second.result == .failure(.code(3)))
   }
 
-  @Test("tryReject on a cancelled future returns false and the future stays cancelled")
+  @Test("19.10 tryReject on a cancelled future returns false and the future stays cancelled")
   func tryOnCancelledFutureTakesNoEffect() {
     let (future, resolver) = Future<Int, CancellationError>.makePending()
     future.cancel()
@@ -51,7 +51,7 @@ struct FutureTryResolveTests {
     #expect(future.isCancelled)
   }
 
-  @Test("of many threads racing to tryResolve, exactly one is told it took effect")
+  @Test("19.9 of many threads racing to tryResolve, exactly one is told it took effect")
   func racingTriesHaveExactlyOneWinner() async {
     for _ in 0..<100 {
       let (future, resolver) = Future<Int, TestError>.makePending()
@@ -65,7 +65,7 @@ struct FutureTryResolveTests {
   }
 
   #if DEBUG
-    @Test("a late try is not reported as a diagnostic, while a late complete is")
+    @Test("19.2 a late try is not reported as a diagnostic, while a late complete is")
     func lateTryIsNotReported() {
       let (_, resolver) = Future<Int, TestError>.makePending(file: "App/TryResolve.swift", line: 4)
       resolver.resolve(1)

@@ -39,7 +39,7 @@ struct FutureWaitsForItselfTests {
     return derived
   }
 
-  @Test("a flatMap callback returning its own future cancels it where the error type can say so, and reports it")
+  @Test("19.14 a flatMap callback returning its own future cancels it where the error type can say so, and reports it")
   func flatMapCancelsWhereTheErrorCanSaySo() {
     DiagnosticsCollector.install()
     let before = Self.reports()
@@ -57,7 +57,7 @@ struct FutureWaitsForItselfTests {
     #endif
   }
 
-  @Test("a then callback returning its own future, with any Error, fails it with CancellationError")
+  @Test("19.14 a then callback returning its own future, with any Error, fails it with CancellationError")
   func thenFailsWithCancellationError() {
     let derived = Self.waitingForItself(completing: Result<Int, any Error>.success(1)) { source, later in
       source.then { _ in later.value }
@@ -70,7 +70,7 @@ struct FutureWaitsForItselfTests {
     #expect(error is CancellationError)
   }
 
-  @Test("a flatMapError callback returning its own future cancels it too")
+  @Test("19.14 a flatMapError callback returning its own future cancels it too")
   func flatMapErrorCancels() {
     let derived = Self.waitingForItself(completing: Result<Int, CancellationError>.failure(CancellationError())) {
       source, later in
@@ -79,7 +79,7 @@ struct FutureWaitsForItselfTests {
     #expect(derived.isCancelled)
   }
 
-  @Test("where the error type cannot say cancelled, the future stays pending, and it is reported")
+  @Test("19.14 where the error type cannot say cancelled, the future stays pending, and it is reported")
   func staysPendingWhereTheErrorCannotSaySo() {
     DiagnosticsCollector.install()
     let before = Self.reports()
@@ -95,7 +95,7 @@ struct FutureWaitsForItselfTests {
     #endif
   }
 
-  @Test("a diagnostic says what happened")
+  @Test("19.14 the futureWaitsForItself diagnostic says what happened")
   func diagnosticDescription() {
     let diagnostic = PromiseDiagnostic(kind: .futureWaitsForItself, site: PromiseDiagnostic.unknownSite)
     #expect(diagnostic.description.contains("returned the future the stage completes"))

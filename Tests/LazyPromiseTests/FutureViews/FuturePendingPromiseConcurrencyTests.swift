@@ -6,7 +6,7 @@ import Testing
 /// Completing a pending future while its promise's runs are cancelled on another thread.
 @Suite("Future.promise — completion and cancel racing")
 struct FuturePendingPromiseConcurrencyTests {
-  @Test("completion racing cancel: each run delivers once or not at all, and every handler is released")
+  @Test("20.2, 20.4 completion racing cancel: each run delivers once or not at all, and every handler is released")
   func completeRacesCancel() {
     let live = Counter()
     let deliveries = Counter()

@@ -11,7 +11,7 @@ struct FuturePendingPromiseTests {
   /// What a run's handler holds, to see when it is released.
   final class Captured: Sendable {}
 
-  @Test("runs of a pending future's promise are delivered in the order they began, on the completing thread")
+  @Test("20.2 runs of a pending future's promise are delivered in the order they began, on the completing thread")
   func beginOrder() {
     let (future, resolver) = Future<Int, TestError>.makePending()
     let order = Recorder<Int>()
@@ -28,7 +28,7 @@ struct FuturePendingPromiseTests {
     #expect(handles.filter { !$0.isDelivered }.isEmpty)
   }
 
-  @Test("a cancelled run lets go of what its handler holds at once, while the future stays pending")
+  @Test("20.4 a cancelled run lets go of what its handler holds at once, while the future stays pending")
   func cancelledRunIsReleased() {
     let (future, resolver) = Future<Int, TestError>.makePending()
     weak var weakCaptured: Captured?
@@ -45,7 +45,7 @@ struct FuturePendingPromiseTests {
     #expect(delivered.current == 0)
   }
 
-  @Test("with the first run cancelled, the runs after it, and one started later, are delivered in begin order")
+  @Test("20.4 with the first run cancelled, the runs after it, and one started later, are delivered in begin order")
   func firstRunCancelled() {
     let (future, resolver) = Future<Int, TestError>.makePending()
     let order = Recorder<Int>()
@@ -57,7 +57,7 @@ struct FuturePendingPromiseTests {
     #expect(order.all == [1, 2, 3])
   }
 
-  @Test("an interrupted run keeps waiting and delivers the result")
+  @Test("20.4 an interrupted run keeps waiting and delivers the result")
   func interruptedRunDelivers() {
     let (future, resolver) = Future<Int, TestError>.makePending()
     let results = Recorder<Int>()
@@ -69,7 +69,7 @@ struct FuturePendingPromiseTests {
     #expect(handle.isDelivered)
   }
 
-  @Test("10,000 runs with every other one cancelled: the others are delivered once each, in order")
+  @Test("20.4 10,000 runs with every other one cancelled: the others are delivered once each, in order")
   func manyRunsEveryOtherCancelled() {
     let (future, resolver) = Future<Int, TestError>.makePending()
     let order = Recorder<Int>()
@@ -87,7 +87,7 @@ struct FuturePendingPromiseTests {
     #expect(live.current == 0)
   }
 
-  @Test("a run started on a completed future delivers at once, on the calling thread")
+  @Test("20.2 a run started on a completed future delivers at once, on the calling thread")
   func completedFuture() {
     let future = Future<Int, TestError>(value: 9)
     let results = Recorder<Int>()
@@ -101,7 +101,7 @@ struct FuturePendingPromiseTests {
     #expect(results.all == [10, 4], "a view made while pending, run after completion")
   }
 
-  @Test("a run cancelled before it starts never waits")
+  @Test("20.2 a run cancelled before it starts never waits")
   func cancelledBeforeStart() {
     let (future, resolver) = Future<Int, TestError>.makePending()
     let delivered = Counter()
@@ -112,7 +112,7 @@ struct FuturePendingPromiseTests {
     #expect(delivered.current == 0)
   }
 
-  @Test("a pending future freed with runs waiting lets go of what they hold")
+  @Test("20.6 a pending future freed with runs waiting lets go of what they hold")
   func freedPendingFutureReleasesRuns() {
     weak var weakCaptured: Captured?
     var handle: RunHandle?

@@ -106,7 +106,7 @@ struct PromiseConversionTests {
     #expect(Outcome(shared).result == .success(8))
   }
 
-  @Test("20: run twice, start, shared: how often the work runs")
+  @Test("20.1, 20.3 run twice, start, shared: how often the work runs")
   func runStartAndSharedCompared() {
     let runs = Counter()
     let promise = Promise<Int, TestError> { completion in completion(.success(runs.increment())) }

@@ -47,17 +47,22 @@ private func mailboxOutlivesRun(
 /// Contract 6.6: once a run is cancelled or has delivered, a completion handler its task kept reaches none of the
 /// stages the run ran, so the task (and whatever it captured) is freed with the rest of the chain.
 @Suite struct ContractKeptHandlerStageTests {
-  @Test(arguments: RunEnd.allCases)
+  @Test(
+    "6.6 a kept handler reaches no stage once a run of one value stage after a task has ended",
+    arguments: RunEnd.allCases)
   func oneValueStageIsFreed(_ end: RunEnd) {
     #expect(!mailboxOutlivesRun(end) { $0.promise.map { $0 + 1 } })
   }
 
-  @Test(arguments: RunEnd.allCases)
+  @Test(
+    "6.6 a kept handler reaches no stage once a run of a fused two-stage segment has ended", arguments: RunEnd.allCases)
   func aFusedSegmentIsFreed(_ end: RunEnd) {
     #expect(!mailboxOutlivesRun(end) { $0.promise.map { $0 + 1 }.map { $0 + 1 } })
   }
 
-  @Test(arguments: RunEnd.allCases, [63, 64, 65, 200])
+  @Test(
+    "6.6 a kept handler reaches no stage once a run of segments waiting for each other, 63 to 200 stages, has ended",
+    arguments: RunEnd.allCases, [63, 64, 65, 200])
   func segmentsWaitingForEachOtherAreFreed(_ end: RunEnd, _ stages: Int) {
     #expect(
       !mailboxOutlivesRun(end) { mailbox in
@@ -67,7 +72,9 @@ private func mailboxOutlivesRun(
       })
   }
 
-  @Test(arguments: RunEnd.allCases, [1, 2, 5])
+  @Test(
+    "6.6 a kept handler reaches no stage once a run with a join inside a segment has ended", arguments: RunEnd.allCases,
+    [1, 2, 5])
   func aJoinInsideASegmentIsFreed(_ end: RunEnd, _ position: Int) {
     #expect(
       !mailboxOutlivesRun(end) { mailbox in
@@ -79,7 +86,9 @@ private func mailboxOutlivesRun(
       })
   }
 
-  @Test(arguments: RunEnd.allCases)
+  @Test(
+    "6.6 a kept handler reaches no stage once a run with a join at a segment's last stage has ended",
+    arguments: RunEnd.allCases)
   func aJoinAtASegmentsLastStageIsFreed(_ end: RunEnd) {
     #expect(
       !mailboxOutlivesRun(end) { mailbox in
@@ -87,7 +96,9 @@ private func mailboxOutlivesRun(
       })
   }
 
-  @Test(arguments: RunEnd.allCases)
+  @Test(
+    "6.6 a kept handler reaches no stage once a run of segments around an error stage has ended",
+    arguments: RunEnd.allCases)
   func segmentsAroundAnErrorStageAreFreed(_ end: RunEnd) {
     #expect(
       !mailboxOutlivesRun(end) { mailbox in

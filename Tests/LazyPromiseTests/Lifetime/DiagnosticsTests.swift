@@ -56,7 +56,7 @@ struct DiagnosticsTests {
   }
 
   #if DEBUG
-    @Test("a misuse on another thread reaches the handler with the site of the promise")
+    @Test("4.2 a misuse on another thread reaches the handler with the site of the promise")
     func misuseOnAnotherThreadReachesTheHandler() async {
       let queue = DispatchQueue(label: "detecting")
       let promise = Promise<Int, TestError>(file: "App/Twice.swift", line: 5) { completion in
@@ -73,7 +73,7 @@ struct DiagnosticsTests {
           == [PromiseDiagnostic(kind: .completedMoreThanOnce, site: "App/Twice.swift:5")])
     }
 
-    @Test("each misuse is reported once per occurrence, with the site of the promise or future it concerns")
+    @Test("4.2, 19.2 each misuse is reported once per occurrence, with the site of the promise or future it concerns")
     func eachMisuseIsReportedOncePerOccurrence() {
       let promise = Promise<Int, TestError>(file: "App/Many.swift", line: 1) { completion in
         for value in 0..<3 { completion(.success(value)) }

@@ -16,7 +16,7 @@ struct ObserverRemovalTests {
     }
   }
 
-  @Test("cancelled runs of a pending shared() promise are released before it completes")
+  @Test("20.4 cancelled runs of a pending shared() promise are released before it completes")
   func sharedReleasesCancelledRuns() {
     let (work, resolver) = Future<Int, TestError>.makePending()
     let shared = work.promise.then { $0 + 1 }.shared()
@@ -31,7 +31,7 @@ struct ObserverRemovalTests {
     #expect(cancelledDeliveries.current == 0)
   }
 
-  @Test("cancelled runs of a pending future's promise are released before it completes")
+  @Test("20.4 cancelled runs of a pending future's promise are released before it completes")
   func futurePromiseReleasesCancelledRuns() {
     let (future, resolver) = Future<Int, TestError>.makePending()
     let live = Counter()

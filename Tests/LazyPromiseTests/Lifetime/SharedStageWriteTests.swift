@@ -38,7 +38,8 @@ struct SharedStageWriteTests {
     }
   }
 
-  @Test func aResolvedFuturesViewLeavesTheSharedStagesAlone() {
+  @Test("a run of a resolved future's view through shared map stages leaves their reference counts where they were")
+  func aResolvedFuturesViewLeavesTheSharedStagesAlone() {
     let probe = Probe()
     var chain = Future<Int, Never>(value: 1).promise
     for _ in 0..<9 { chain = chain.map { $0 &+ 1 } }
@@ -51,7 +52,10 @@ struct SharedStageWriteTests {
     #expect(probe.count() == before)
   }
 
-  @Test func aJoinsWaiterStillRetainsItsSegmentsLastStage() {
+  @Test(
+    "a run that joins on a promise leaves the shared stages' counts alone afterwards; its waiter still retains the last one"
+  )
+  func aJoinsWaiterStillRetainsItsSegmentsLastStage() {
     let probe = Probe()
     var chain = Promise<Int, Never>(value: 1)
     for _ in 0..<2 {

@@ -73,17 +73,17 @@ struct WaiterConcurrencyTests {
     #expect(live.current == 0)
   }
 
-  @Test("a segment waiting for a task is completed or cancelled, never both, and frees its stages")
+  @Test("6.6, 7.5 a segment waiting for a task is completed or cancelled, never both, and frees its stages")
   func segmentWaitingForATask() {
     completionRacingCancel(stages: 3)
   }
 
-  @Test("segments waiting for each other are completed or cancelled, never both, and free their stages")
+  @Test("6.6, 7.5 segments waiting for each other are completed or cancelled, never both, and free their stages")
   func segmentsWaitingForEachOther() {
     completionRacingCancel(stages: 130)
   }
 
-  @Test("a kept handler released while the run is cancelled frees the chain, whichever comes first")
+  @Test("6.6, 7.5 a kept handler released while the run is cancelled frees the chain, whichever comes first")
   func keptHandlerReleasedWhileCancelling() {
     let live = Counter()
     let peak = Counter()

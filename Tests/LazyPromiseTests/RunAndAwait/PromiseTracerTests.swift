@@ -1,7 +1,10 @@
+import Dispatch
 import LazyPromise
 import LazyPromiseTestSupport
 import Synchronization
 import Testing
+
+@testable import LazyPromise
 
 /// What a test tracer saw: one line per call, `start <stage>` or `end <stage> <outcome>`.
 private final class TraceLog: PromiseTracer {
@@ -211,6 +214,34 @@ struct PromiseTracerTests {
       #expect(counter.ended == 100_000)
     }
   }
+
+  @Test(
+    "18.5 off, a stage is the plain one: built outside every body while another thread's body is open, it reports nothing"
+  )
+  func aStageBuiltWithTracingOffIsThePlainStage() {
+    let counter = StageCounter()
+    let opened = DispatchSemaphore(value: 0)
+    let close = DispatchSemaphore(value: 0)
+    let closed = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      PromiseTracing.withTracer(counter) {
+        opened.signal()
+        close.wait()
+      }
+      closed.signal()
+    }
+    opened.wait()
+    // The one global a stage reads when it is built: it says a body is open somewhere, not that this one is traced.
+    #expect(_isTracing())
+    let chain = Promise<Int, Never>(value: 1).map { $0 + 1 }.then(double).flatMap { Promise(value: $0 + 1) }
+    close.signal()
+    closed.wait()
+    let total = Mutex(0)
+    chain.run { value in total.withLock { $0 = value } }
+    chain.run { value in total.withLock { $0 += value } }
+    #expect(total.withLock { $0 } == 10)
+    #expect(counter.ended == 0)
+  }
 }
 
 /// Counts starts and ends, from any thread.
@@ -282,7 +313,8 @@ private struct StageTimer: PromiseTracer {
 
 @Suite("Tracing guide examples")
 struct PromiseTracerGuideTests {
-  @Test func theGuidesStageTimerTracesAChain() async {
+  @Test("18.1 the Tracing guide's StageTimer traces a chain built inside withTracer, which still delivers its value")
+  func theGuidesStageTimerTracesAChain() async {
     let chain = PromiseTracing.withTracer(StageTimer()) {
       Promise<Int, Never>(value: 1).then { $0 + 1 }.map { $0 * 2 }
     }

@@ -15,7 +15,7 @@ struct RunHandleMemoryConcurrencyTests {
     let handlerRuns = Counter()
   }
 
-  @Test("a run cancelled while its task completes on a queue and registers 64 handlers stays consistent")
+  @Test("7.6 a run cancelled while its task completes on a queue and registers 64 handlers stays consistent")
   func cancelRacingCompletionAndRegistration() {
     let queue = DispatchQueue(label: "RunHandleMemoryConcurrencyTests.completion")
     var handles: [RunHandle] = []
@@ -44,7 +44,7 @@ struct RunHandleMemoryConcurrencyTests {
     #expect(mismatches == 0)
   }
 
-  @Test("delay then timeout, both at zero on one queue, run many times without a crash")
+  @Test("7.6 delay then timeout, both at zero on one queue, run many times without a crash")
   func delayThenTimeoutAtZero() {
     let queue = DispatchQueue(label: "RunHandleMemoryConcurrencyTests.timers")
     let finished = Counter()

@@ -11,7 +11,7 @@ private enum PlainError: Error, Equatable {
 /// error type the chain's closures give, and behave as documented for it.
 @Suite("Await inference — an await with no type written keeps the chain's own error type")
 struct AwaitInferenceTests {
-  @Test("await result after a mapError closure is typed with the error the closure returns")
+  @Test("9.1 await result after a mapError closure is typed with the error the closure returns")
   func resultKeepsTheClosuresErrorType() async {
     let outcome = await Promise<Int, TestError>(value: 1).mapError { _ in PlainError.failed }.map { $0 + 1 }.result
     #expect(type(of: outcome) == Result<Int, PlainError>.self)
@@ -19,7 +19,7 @@ struct AwaitInferenceTests {
     #expect(type(of: await eager.promise.result) == Result<Int, PlainError>.self)
   }
 
-  @Test("try? await value after a mapError closure waits for the value when the awaiting task is cancelled")
+  @Test("9.3 try? await value after a mapError closure waits for the value when the awaiting task is cancelled")
   func tryAwaitValueWaitsAsAPlainErrorChainDoes() async {
     let work = ManualTask<Int, TestError>()
     let awaiting = Task { try? await work.promise.mapError { _ in PlainError.failed }.map { $0 + 1 }.value }
@@ -30,7 +30,7 @@ struct AwaitInferenceTests {
     work.forget()
   }
 
-  @Test("try? await a future's value after a mapError closure waits for the value when the task is cancelled")
+  @Test("9.6 try? await a future's value after a mapError closure waits for the value when the task is cancelled")
   func tryAwaitFutureValueWaitsAsAPlainErrorChainDoes() async {
     let (future, resolver) = Future<Int, TestError>.makePending()
     let mapped = future.mapError { _ in PlainError.failed }.map { $0 + 1 }
@@ -45,7 +45,7 @@ struct AwaitInferenceTests {
     #expect(await awaiting.value == 42, "an untyped await would have ended at once with CancellationError")
   }
 
-  @Test("an any Error promise still ends the await at once with CancellationError when the task is cancelled")
+  @Test("9.2 an any Error promise still ends the await at once with CancellationError when the task is cancelled")
   func anyErrorAwaitStillEndsAtOnce() async {
     let work = ManualTask<Int, any Error>()
     let awaiting = Task { () async -> (any Error)? in
@@ -62,7 +62,7 @@ struct AwaitInferenceTests {
     work.forget()
   }
 
-  @Test("a generic any Error promise ends the await at once too: the rule follows the type, not the overload")
+  @Test("9.2 a generic any Error promise ends the await at once too: the rule follows the type, not the overload")
   func genericAnyErrorAwaitEndsAtOnce() async {
     func awaitGenerically<E: Error>(_ promise: Promise<Int, E>) async -> Result<Int, E> { await promise.result }
     let work = ManualTask<Int, any Error>()

@@ -9,7 +9,8 @@ enum OtherError: Error, Equatable {
 
 @Suite("Promise error operators")
 struct PromiseErrorsTests {
-  @Test func mapErrorTransformsTheErrorAndKeepsValues() {
+  @Test("mapError transforms the error and passes values on unchanged")
+  func mapErrorTransformsTheErrorAndKeepsValues() {
     let errors = Recorder<OtherError>()
     let values = Recorder<Int>()
     Promise<Int, TestError>(error: .first).mapError(OtherError.wrapped).run(
@@ -20,7 +21,8 @@ struct PromiseErrorsTests {
     #expect(values.all == [3])
   }
 
-  @Test func flatMapErrorRunsTheFallbackOnlyOnFailure() {
+  @Test("flatMapError runs its fallback promise only on a failure, and delivers the fallback's value")
+  func flatMapErrorRunsTheFallbackOnlyOnFailure() {
     let fallbackRuns = Counter()
     let fallback = Promise<Int, OtherError> { completion in
       fallbackRuns.increment()
@@ -34,14 +36,16 @@ struct PromiseErrorsTests {
     #expect(fallbackRuns.current == 1)
   }
 
-  @Test func recoverGivesAPromiseThatCannotFail() {
+  @Test("recover turns the error into a value and gives a promise that cannot fail")
+  func recoverGivesAPromiseThatCannotFail() {
     let values = Recorder<String>()
     let recovered: Promise<String, Never> = Promise<String, TestError>(error: .second).recover { "\($0)" }
     recovered.run(some: { values.append($0) })
     #expect(values.all == ["second"])
   }
 
-  @Test func ensureRunsOnBothOutcomesAndPassesTheResultOn() {
+  @Test("ensure runs on both outcomes and passes the result on unchanged")
+  func ensureRunsOnBothOutcomesAndPassesTheResultOn() {
     let cleanups = Counter()
     let results = Recorder<Result<Int, TestError>>()
     Promise<Int, TestError>(value: 1).ensure { cleanups.increment() }.run { results.append($0) }
@@ -50,7 +54,8 @@ struct PromiseErrorsTests {
     #expect(results.all == [.success(1), .failure(.first)])
   }
 
-  @Test func attemptMapFailsWithTheTypedErrorAndSkipsTheRest() {
+  @Test("3.1, 3.2 attemptMap fails with the typed error, which skips every later value stage")
+  func attemptMapFailsWithTheTypedErrorAndSkipsTheRest() {
     let values = Recorder<Int>()
     let errors = Recorder<TestError>()
     let laterStages = Counter()
@@ -68,13 +73,15 @@ struct PromiseErrorsTests {
     #expect(laterStages.current == 1)
   }
 
-  @Test func alwaysObservesTheResult() {
+  @Test("10.3 always observes the result, a failure included")
+  func alwaysObservesTheResult() {
     let seen = Recorder<Result<Int, TestError>>()
     Promise<Int, TestError>(error: .code(4)).always { seen.append($0) }.run { _ in }
     #expect(seen.all == [.failure(.code(4))])
   }
 
-  @Test func setFailureTypeLetsANeverPromiseChainWithFailingStages() {
+  @Test("3.2 setFailureType lets a promise that cannot fail chain a failing stage, whose typed error arrives unchanged")
+  func setFailureTypeLetsANeverPromiseChainWithFailingStages() {
     let errors = Recorder<TestError>()
     Promise<Int, Never>(value: 1).setFailureType(to: TestError.self)
       .then { _ -> Result<Int, TestError> in .failure(.second) }

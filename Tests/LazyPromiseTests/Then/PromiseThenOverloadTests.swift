@@ -73,34 +73,39 @@ private let negative = Promise<Int, MyError>(value: -1)
 // MARK: - Function references
 
 @Suite struct FunctionReferences {
-  @Test func functionReferenceReturningValueMaps() async {
+  @Test("then with a function returning a value maps the value")
+  func functionReferenceReturningValueMaps() async {
     let p = fortyOne.then(describe)
     expectType(p, Promise<String, MyError>.self)
     #expect(type(of: p) == Promise<String, MyError>.self)
     #expect(await outcome(of: p) == .success("#41"))
   }
 
-  @Test func functionReferenceReturningResultFlattens() async {
+  @Test("then with a function returning a Result delivers the Result's value")
+  func functionReferenceReturningResultFlattens() async {
     let p = Promise<String, MyError>(value: "42").then(parse)
     expectType(p, Promise<Int, MyError>.self)
     #expect(type(of: p) == Promise<Int, MyError>.self)
     #expect(await outcome(of: p) == .success(42))
   }
 
-  @Test func functionReferenceReturningPromiseFlattens() async {
+  @Test("then with a function returning a promise runs it and delivers its value")
+  func functionReferenceReturningPromiseFlattens() async {
     let p = fortyOneLater.then(fetchDescription)
     expectType(p, Promise<String, MyError>.self)
     #expect(type(of: p) == Promise<String, MyError>.self)
     #expect(await outcome(of: p) == .success("#41"))
   }
 
-  @Test func functionReferenceReturningFailedResultSkipsRemainingStages() async {
+  @Test("3.1, 3.2 a function passed to then returning a failed Result skips the remaining stages with its typed error")
+  func functionReferenceReturningFailedResultSkipsRemainingStages() async {
     let p = Promise<String, MyError>(value: "forty-two").then(parse).then(describe)
     expectType(p, Promise<String, MyError>.self)
     #expect(await outcome(of: p) == .failure(.notANumber))
   }
 
-  @Test func functionReferencesOfAllThreeShapesChain() async {
+  @Test("2.1, 3.1 then chains functions of all three shapes in order, and the first failure skips the rest")
+  func functionReferencesOfAllThreeShapesChain() async {
     let p = fortyOne.then(describe).then(parse).then(fetchDescription)
     expectType(p, Promise<String, MyError>.self)
     #expect(await outcome(of: p) == .failure(.notANumber))
@@ -114,21 +119,24 @@ private let negative = Promise<Int, MyError>(value: -1)
 // MARK: - Single-expression closures
 
 @Suite struct SingleExpressionClosures {
-  @Test func singleExpressionClosureReturningValueMaps() async {
+  @Test("then with a single-expression closure returning a value maps the value")
+  func singleExpressionClosureReturningValueMaps() async {
     let p = fortyOne.then { "#\($0)" }
     expectType(p, Promise<String, MyError>.self)
     #expect(type(of: p) == Promise<String, MyError>.self)
     #expect(await outcome(of: p) == .success("#41"))
   }
 
-  @Test func singleExpressionClosureReturningResultFlattens() async {
+  @Test("then with a single-expression closure returning a Result delivers the Result's value")
+  func singleExpressionClosureReturningResultFlattens() async {
     let p = fortyOne.then { $0 < 0 ? .failure(.negative) : .success("#\($0)") }
     expectType(p, Promise<String, MyError>.self)
     #expect(type(of: p) == Promise<String, MyError>.self)
     #expect(await outcome(of: p) == .success("#41"))
   }
 
-  @Test func singleExpressionClosureReturningPromiseFlattens() async {
+  @Test("then with a single-expression closure returning a promise runs it and delivers its value")
+  func singleExpressionClosureReturningPromiseFlattens() async {
     let p = fortyOneLater.then { fetchDescription($0) }
     expectType(p, Promise<String, MyError>.self)
     #expect(type(of: p) == Promise<String, MyError>.self)
@@ -139,7 +147,10 @@ private let negative = Promise<Int, MyError>(value: -1)
     #expect(await outcome(of: q) == .success("#41"))
   }
 
-  @Test func singleExpressionClosureReturningFailedResultSkipsRemainingStages() async {
+  @Test(
+    "3.1, 3.2 a single-expression then closure returning a failed Result skips the remaining stages with its typed error"
+  )
+  func singleExpressionClosureReturningFailedResultSkipsRemainingStages() async {
     let p =
       negative
       .then { $0 < 0 ? .failure(.negative) : .success($0) }
@@ -148,7 +159,10 @@ private let negative = Promise<Int, MyError>(value: -1)
     #expect(await outcome(of: p) == .failure(.negative))
   }
 
-  @Test func singleExpressionClosureReturningFailedPromiseSkipsRemainingStages() async {
+  @Test(
+    "3.1, 3.2 a single-expression then closure returning a failed promise skips the remaining stages with its typed error"
+  )
+  func singleExpressionClosureReturningFailedPromiseSkipsRemainingStages() async {
     let p =
       fortyOne
       .then { _ in Promise<Int, MyError>(error: .negative) }
@@ -157,7 +171,8 @@ private let negative = Promise<Int, MyError>(value: -1)
     #expect(await outcome(of: p) == .failure(.negative))
   }
 
-  @Test func singleExpressionIfExpressionPicksEitherBranch() async {
+  @Test("then with a single-expression if expression delivers whichever branch runs, a value or a promise")
+  func singleExpressionIfExpressionPicksEitherBranch() async {
     let p = negative.then { x in if x < 0 { -x } else { x } }
     expectType(p, Promise<Int, MyError>.self)
     #expect(await outcome(of: p) == .success(1))
@@ -168,7 +183,8 @@ private let negative = Promise<Int, MyError>(value: -1)
     #expect(await outcome(of: q) == .success(42))
   }
 
-  @Test func singleExpressionClosureReturningVoidGivesVoidPromise() async {
+  @Test("then with a single-expression closure returning Void gives a promise of Void")
+  func singleExpressionClosureReturningVoidGivesVoidPromise() async {
     let p = fortyOne.then { _ in () }
     expectType(p, Promise<Void, MyError>.self)
     #expect(type(of: p) == Promise<Void, MyError>.self)
@@ -176,7 +192,8 @@ private let negative = Promise<Int, MyError>(value: -1)
     #expect((try? delivered.get()) != nil)
   }
 
-  @Test func singleExpressionClosureWithReturnKeywordStillResolves() async {
+  @Test("then with a single-expression closure written with return still maps the value")
+  func singleExpressionClosureWithReturnKeywordStillResolves() async {
     let p = fortyOne.then { return $0 + 1 }
     expectType(p, Promise<Int, MyError>.self)
     #expect(await outcome(of: p) == .success(42))
@@ -186,7 +203,8 @@ private let negative = Promise<Int, MyError>(value: -1)
 // MARK: - Multi-statement closures
 
 @Suite struct MultiStatementClosures {
-  @Test func multiStatementClosureReturningValueMaps() async {
+  @Test("then with a multi-statement closure returning a value maps the value")
+  func multiStatementClosureReturningValueMaps() async {
     let p = fortyOne.then { x in
       let next = x + 1
       return "#\(next)"
@@ -198,7 +216,8 @@ private let negative = Promise<Int, MyError>(value: -1)
 
   // Without the written result type, `.success`/`.failure` have no type to resolve against: the compiler says
   // "'then' is unavailable: write the closure's result type ... or use attemptMap" (Docs/Troubleshooting.md).
-  @Test func multiStatementClosureReturningResultFlattens() async {
+  @Test("then with a multi-statement closure written to return a Result delivers the Result's value")
+  func multiStatementClosureReturningResultFlattens() async {
     let p = fortyOne.then { x -> Result<String, MyError> in
       if x >= 0 { return .success("#\(x)") }
       return .failure(.negative)
@@ -208,7 +227,8 @@ private let negative = Promise<Int, MyError>(value: -1)
     #expect(await outcome(of: p) == .success("#41"))
   }
 
-  @Test func multiStatementClosureReturningPromiseFlattens() async {
+  @Test("then with a multi-statement closure returning a promise runs it and delivers its value")
+  func multiStatementClosureReturningPromiseFlattens() async {
     let p = fortyOneLater.then { x in
       let next = x + 1
       return fetchDescription(next)
@@ -218,7 +238,9 @@ private let negative = Promise<Int, MyError>(value: -1)
     #expect(await outcome(of: p) == .success("#42"))
   }
 
-  @Test func multiStatementClosureReturningFailedResultSkipsRemainingStages() async {
+  @Test(
+    "3.1, 3.2 a multi-statement then closure returning a failed Result skips the remaining stages with its typed error")
+  func multiStatementClosureReturningFailedResultSkipsRemainingStages() async {
     let p =
       negative
       .then { x -> Result<Int, MyError> in
@@ -230,7 +252,8 @@ private let negative = Promise<Int, MyError>(value: -1)
     #expect(await outcome(of: p) == .failure(.negative))
   }
 
-  @Test func multiStatementClosureWithResultTypeAnnotationResolves() async {
+  @Test("2.1 multi-statement then closures with a written result type, one of each shape, run in order and deliver")
+  func multiStatementClosureWithResultTypeAnnotationResolves() async {
     let p =
       fortyOne
       .then { x -> Int in
@@ -253,14 +276,18 @@ private let negative = Promise<Int, MyError>(value: -1)
 // MARK: - Annotated closures
 
 @Suite struct AnnotatedClosures {
-  @Test func annotatedClosureReturningValueMaps() async {
+  @Test("then with an annotated closure returning a value maps the value")
+  func annotatedClosureReturningValueMaps()
+    async
+  {
     let p = fortyOne.then { (x: Int) -> String in "#\(x)" }
     expectType(p, Promise<String, MyError>.self)
     #expect(type(of: p) == Promise<String, MyError>.self)
     #expect(await outcome(of: p) == .success("#41"))
   }
 
-  @Test func annotatedClosureReturningResultFlattens() async {
+  @Test("then with an annotated closure returning a Result delivers the Result's value")
+  func annotatedClosureReturningResultFlattens() async {
     let p = fortyOne.then { (x: Int) -> Result<String, MyError> in
       x < 0 ? .failure(.negative) : .success("#\(x)")
     }
@@ -269,7 +296,8 @@ private let negative = Promise<Int, MyError>(value: -1)
     #expect(await outcome(of: p) == .success("#41"))
   }
 
-  @Test func annotatedClosureReturningPromiseFlattens() async {
+  @Test("then with an annotated closure returning a promise runs it and delivers its value")
+  func annotatedClosureReturningPromiseFlattens() async {
     let p = fortyOneLater.then { (x: Int) -> Promise<String, MyError> in fetchDescription(x) }
     expectType(p, Promise<String, MyError>.self)
     #expect(type(of: p) == Promise<String, MyError>.self)
@@ -280,13 +308,15 @@ private let negative = Promise<Int, MyError>(value: -1)
 // MARK: - The single-shape spellings
 
 @Suite struct SingleShapeSpellings {
-  @Test func mapNeverFlattens() async {
+  @Test("10.6 map keeps a returned promise as a value: it never flattens")
+  func mapNeverFlattens() async {
     let p = fortyOne.map { fetchIncrement($0) }
     expectType(p, Promise<Promise<Int, MyError>, MyError>.self)
     #expect(type(of: p) == Promise<Promise<Int, MyError>, MyError>.self)
   }
 
-  @Test func flatMapFlattensAPromise() async {
+  @Test("flatMap runs the promise its multi-statement closure returns and delivers its value")
+  func flatMapFlattensAPromise() async {
     let p = fortyOne.flatMap { x in
       let next = x + 1
       return fetchDescription(next)
@@ -295,7 +325,8 @@ private let negative = Promise<Int, MyError>(value: -1)
     #expect(await outcome(of: p) == .success("#42"))
   }
 
-  @Test func mapAndFlatMapMatchThen() async {
+  @Test("map and flatMap deliver what then delivers for the same functions")
+  func mapAndFlatMapMatchThen() async {
     let viaThen = fortyOne.then(increment).then(fetchIncrement)
     let viaSpellings = fortyOne.map(increment).flatMap(fetchIncrement)
     expectType(viaThen, Promise<Int, MyError>.self)
@@ -309,13 +340,15 @@ private let negative = Promise<Int, MyError>(value: -1)
 @Suite struct UnrelatedErrorTypes {
   /// `Result<Int, UnrelatedError>` is not `Result<Int, MyError>`, so only the value overload matches and the
   /// `Result` is delivered as a value. Pinned so that a change here is noticed; see Docs/Troubleshooting.md.
-  @Test func resultWithAnotherErrorTypeIsDeliveredAsAValue() async {
+  @Test("10.6 a then function's Result of another error type is delivered as a plain value")
+  func resultWithAnotherErrorTypeIsDeliveredAsAValue() async {
     let p = fortyOne.then(parseOther)
     expectType(p, Promise<Result<Int, UnrelatedError>, MyError>.self)
     #expect(type(of: p) == Promise<Result<Int, UnrelatedError>, MyError>.self)
   }
 
-  @Test func resultWithAnotherErrorTypeFlattensAfterMapError() async {
+  @Test("10.6 a Result of another error type converted with mapError inside then is flattened")
+  func resultWithAnotherErrorTypeFlattensAfterMapError() async {
     let p = fortyOne.then { parseOther($0).mapError { _ in MyError.notANumber } }
     expectType(p, Promise<Int, MyError>.self)
     #expect(await outcome(of: p) == .success(41))
@@ -407,19 +440,22 @@ private func nineStageMultiStatementChain() -> Promise<Int, MyError> {
 }
 
 @Suite struct LongChains {
-  @Test func twentyStageMixedChainTypeChecksAndDelivers() async {
+  @Test("2.1 a twenty-stage chain mixing map, flatMap and the three then shapes type-checks and delivers")
+  func twentyStageMixedChainTypeChecksAndDelivers() async {
     let p = twentyStageMixedChain()
     expectType(p, Promise<Int, MyError>.self)
     #expect(await outcome(of: p) == .success(39))
   }
 
-  @Test func threeStageInlineChainTypeChecksAndDelivers() async {
+  @Test("2.1 a three-stage chain of unannotated inline then closures type-checks and delivers")
+  func threeStageInlineChainTypeChecksAndDelivers() async {
     let p = threeStageInlineChain()
     expectType(p, Promise<String, MyError>.self)
     #expect(await outcome(of: p) == .success("#43"))
   }
 
-  @Test func nineStageAnnotatedMultiStatementChainTypeChecksAndDelivers() async {
+  @Test("2.1 a nine-stage chain of annotated multi-statement then closures type-checks and delivers")
+  func nineStageAnnotatedMultiStatementChainTypeChecksAndDelivers() async {
     let p = nineStageMultiStatementChain()
     expectType(p, Promise<Int, MyError>.self)
     #expect(await outcome(of: p) == .success(53))

@@ -28,11 +28,13 @@ private struct ForeignError: Error {
 
 @Suite("tryMap: chaining throwing work — issue 14")
 struct PromiseTryMapTests {
-  @Test func aTypedThrowingFunctionContinuesWithItsValue() async {
+  @Test("16.1 tryMap with a typed throwing function continues with the value it returns")
+  func aTypedThrowingFunctionContinuesWithItsValue() async {
     #expect(await Promise<String, ParseError>(value: "42").tryMap(parse).result == .success(42))
   }
 
-  @Test func aThrownErrorSkipsTheRestOfTheChain() async {
+  @Test("16.2 an error thrown in tryMap fails the chain and skips the rest of it")
+  func aThrownErrorSkipsTheRestOfTheChain() async {
     let later = Counter()
     let chain = Promise<String, ParseError>(value: "x")
       .tryMap(parse)
@@ -44,7 +46,10 @@ struct PromiseTryMapTests {
     #expect(later.current == 0)
   }
 
-  @Test func anEarlierFailureSkipsTheThrowingFunction() async {
+  @Test("16.1 an earlier failure skips tryMap's throwing function")
+  func anEarlierFailureSkipsTheThrowingFunction()
+    async
+  {
     let calls = Counter()
     let chain = Promise<String, ParseError>(error: .wrapped("upstream"))
       .tryMap { (text: String) throws(ParseError) -> Int in
@@ -55,7 +60,8 @@ struct PromiseTryMapTests {
     #expect(calls.current == 0)
   }
 
-  @Test func anyErrorIsTranslatedIntoTheChainsErrorType() async {
+  @Test("16.2 tryMap(_:mapError:) translates any thrown error into the chain's error type")
+  func anyErrorIsTranslatedIntoTheChainsErrorType() async {
     let good = Promise<String, ParseError>(value: "7").tryMap(foreignParse, mapError: describe)
     let bad = Promise<String, ParseError>(value: "seven").tryMap {
       try foreignParse($0)
@@ -66,7 +72,8 @@ struct PromiseTryMapTests {
     #expect(await bad.result == .failure(.wrapped("not a number: seven")))
   }
 
-  @Test func theFunctionRunsOncePerRunAndOnlyWhenRun() async {
+  @Test("16.1 tryMap's function runs once per run, and only when the promise runs")
+  func theFunctionRunsOncePerRunAndOnlyWhenRun() async {
     let calls = Counter()
     let promise = Promise<String, ParseError>(value: "1").tryMap { (text: String) throws(ParseError) -> Int in
       calls.increment()
@@ -78,7 +85,8 @@ struct PromiseTryMapTests {
     #expect(calls.current == 2)
   }
 
-  @Test func futureTwinsTransformOrFail() {
+  @Test("16.2 Future.tryMap transforms the value or fails eagerly, with the thrown error or its translation")
+  func futureTwinsTransformOrFail() {
     #expect(Future<String, ParseError>(value: "3").tryMap(parse).result == .success(3))
     #expect(Future<String, ParseError>(value: "z").tryMap(parse).result == .failure(.notANumber("z")))
     let translated = Future<String, ParseError>(value: "q").tryMap(foreignParse, mapError: describe)

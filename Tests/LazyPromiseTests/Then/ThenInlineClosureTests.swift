@@ -31,7 +31,8 @@ private func expectType<T>(_ value: T, _ type: T.Type) {}
 
 @Suite("then with inline closures — issue 9")
 struct ThenInlineClosureTests {
-  @Test func theIssuesSixStageChainCompilesAndDelivers() async {
+  @Test("2.1 issue 9's six-stage chain of inline closures compiles and delivers")
+  func theIssuesSixStageChainCompilesAndDelivers() async {
     let chain = Promise<Int, StageError>(value: 2)
       .then { $0 * 10 }
       .then { x -> Result<Int, StageError> in x > 5 ? .success(x + 1) : .failure(.noResult) }
@@ -42,11 +43,13 @@ struct ThenInlineClosureTests {
     #expect(await chain.result == .success(42))
   }
 
-  @Test func twentyPlainInlineStagesCompileAndDeliver() async {
+  @Test("2.1 twenty plain inline then stages compile and deliver")
+  func twentyPlainInlineStagesCompileAndDeliver() async {
     #expect(await twentyPlainStages().result == .success(20))
   }
 
-  @Test func aSingleExpressionResultClosureFlattensAndShortCircuits() async {
+  @Test("3.1, 3.2 a single-expression then closure's failed Result fails the chain, typed, and skips the later stages")
+  func aSingleExpressionResultClosureFlattensAndShortCircuits() async {
     let stagesAfterFailure = Counter()
     let failing = Promise<Int, StageError>(value: -3)
       .then { $0 < 0 ? .failure(.negative) : .success($0) }
@@ -56,13 +59,15 @@ struct ThenInlineClosureTests {
     #expect(stagesAfterFailure.current == 0)
   }
 
-  @Test func aPromiseReturningClosureRunsTheInnerPromise() async {
+  @Test("then with an inline closure returning a promise runs the inner promise and delivers its value")
+  func aPromiseReturningClosureRunsTheInnerPromise() async {
     let chain = Promise<Int, StageError>(value: 1).then { fetchMore($0) }.then { x in fetchMore(x) }
     expectType(chain, Promise<Int, StageError>.self)
     #expect(await chain.result == .success(201))
   }
 
-  @Test func branchesMayProduceValuesOfOneShape() async {
+  @Test("then closures whose branches produce values of one shape, plain or Result, deliver the branch that runs")
+  func branchesMayProduceValuesOfOneShape() async {
     let chain = Promise<Int, StageError>(value: -4)
       .then { x in if x > 0 { x } else { -x } }
       .then { x in
@@ -74,7 +79,8 @@ struct ThenInlineClosureTests {
     #expect(await chain.result == .success(40))
   }
 
-  @Test func declarationsMayComeBeforeTheExpression() async {
+  @Test("a then closure may declare values before the expression it delivers")
+  func declarationsMayComeBeforeTheExpression() async {
     let chain = Promise<Int, StageError>(value: 3).then { x in
       let doubled = x * 2
       fetchMore(doubled)
@@ -82,13 +88,15 @@ struct ThenInlineClosureTests {
     #expect(await chain.result == .success(106))
   }
 
-  @Test func anEmptyClosureProducesVoid() async {
+  @Test("an empty then closure produces a promise of Void")
+  func anEmptyClosureProducesVoid() async {
     let chain = Promise<Int, StageError>(value: 3).then { _ in }
     expectType(chain, Promise<Void, StageError>.self)
     #expect(await chain.result.map { true } == .success(true))
   }
 
-  @Test func multiStatementClosuresWithReturnAndAResultType() async {
+  @Test("2.1 multi-statement then closures with return and a written result type, one of each shape, run in order")
+  func multiStatementClosuresWithReturnAndAResultType() async {
     let chain = Promise<Int, StageError>(value: 1)
       .then { x -> Int in
         let y = x + 1
@@ -105,7 +113,8 @@ struct ThenInlineClosureTests {
     #expect(await chain.result == .success(106))
   }
 
-  @Test func functionReferencesAndKeyPathsMixWithInlineClosures() async {
+  @Test("2.1 function references and key paths mix with inline closures in one chain, run in order")
+  func functionReferencesAndKeyPathsMixWithInlineClosures() async {
     let chain = Promise<Int, StageError>(value: 1)
       .map { $0 + 1 }
       .then(validate)
@@ -118,7 +127,8 @@ struct ThenInlineClosureTests {
     #expect(await chain.result == .success(3))  // "212"
   }
 
-  @Test func aResultOfAnotherErrorTypeIsAValueNotAFailure() async {
+  @Test("10.6 a Result of another error type that map returns is a value, not a failure")
+  func aResultOfAnotherErrorTypeIsAValueNotAFailure() async {
     struct Other: Error, Equatable {}
     // `map` keeps it as a value; `then` would too, with a warning that names mapError (contract 10.6).
     let chain = Promise<Int, StageError>(value: 1).map { _ in Result<Int, Other>.failure(Other()) }
@@ -126,7 +136,8 @@ struct ThenInlineClosureTests {
     #expect(await chain.result == .success(.failure(Other())))
   }
 
-  @Test func inlineClosuresCompileInsideAnAsyncFunction() async {
+  @Test("inline then closures compile inside an async function and deliver")
+  func inlineClosuresCompileInsideAnAsyncFunction() async {
     let chain = Promise<Int, StageError>(value: 1)
       .then { $0 + 1 }
       .then(validate)

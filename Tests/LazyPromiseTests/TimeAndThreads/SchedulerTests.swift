@@ -5,7 +5,8 @@ import Testing
 
 @Suite("PromiseScheduler — DispatchQueue")
 struct SchedulerTests {
-  @Test func enqueueRunsTheWorkOnTheQueueAfterReturning() async {
+  @Test("a DispatchQueue runs enqueued work on the queue, after enqueue returns")
+  func enqueueRunsTheWorkOnTheQueueAfterReturning() async {
     let queue = DispatchQueue(label: "scheduler")
     let key = DispatchSpecificKey<String>()
     queue.setSpecific(key: key, value: "scheduler")
@@ -20,7 +21,8 @@ struct SchedulerTests {
     #expect(seen.1 == 1)
   }
 
-  @Test func enqueueAfterRunsTheWorkOnTheQueue() async {
+  @Test("a DispatchQueue runs work enqueued after a delay on the queue")
+  func enqueueAfterRunsTheWorkOnTheQueue() async {
     let queue = DispatchQueue(label: "scheduler")
     let key = DispatchSpecificKey<String>()
     queue.setSpecific(key: key, value: "scheduler")
@@ -42,7 +44,8 @@ struct SchedulerTests {
     }
   }
 
-  @Test func cancelledWorkNeverRuns() async {
+  @Test("work on a DispatchQueue cancelled before it is due never runs, and cancelling twice is harmless")
+  func cancelledWorkNeverRuns() async {
     // Scheduled and cancelled from inside a serial queue's work item, the timer cannot fire in between.
     let queue = DispatchQueue(label: "scheduler")
     let ran = Counter()
@@ -57,7 +60,8 @@ struct SchedulerTests {
     #expect(ran.current == 0)
   }
 
-  @Test func aVeryLongDelayIsAcceptedAndCancellable() {
+  @Test("a DispatchQueue accepts a very long delay, and the work can be cancelled")
+  func aVeryLongDelayIsAcceptedAndCancellable() {
     let timer = DispatchQueue.global().enqueue(after: .seconds(Int64.max)) {
       Issue.record("a cancelled timer must not fire")
     }

@@ -34,7 +34,8 @@ struct VirtualSchedulerTests {
     #expect(log.all == ["a1", "a2", "b", "c"])
   }
 
-  @Test func workSeesTheClockAtItsDueTime() {
+  @Test("8.7 work on a virtual scheduler sees the clock at its due time")
+  func workSeesTheClockAtItsDueTime() {
     let clock = VirtualScheduler()
     let seen = Recorder<Duration>()
     _ = clock.enqueue(after: .seconds(2)) { seen.append(clock.now) }
@@ -44,7 +45,8 @@ struct VirtualSchedulerTests {
     #expect(clock.now == .seconds(7))
   }
 
-  @Test func workScheduledByWorkWithinTheWindowRunsInTheSameAdvance() {
+  @Test("8.7 work scheduled by work within the advanced window runs in the same advance")
+  func workScheduledByWorkWithinTheWindowRunsInTheSameAdvance() {
     let clock = VirtualScheduler()
     let log = Recorder<Duration>()
     _ = clock.enqueue(after: .seconds(1)) {
@@ -59,7 +61,8 @@ struct VirtualSchedulerTests {
     #expect(log.all == [.seconds(1), .seconds(2), .seconds(6)])
   }
 
-  @Test func cancelledWorkNeverRunsAndIsReleasedAtOnce() {
+  @Test("8.7 cancelled work never runs and is released at once")
+  func cancelledWorkNeverRunsAndIsReleasedAtOnce() {
     let clock = VirtualScheduler()
     let live = Counter()
     let ran = Counter()
@@ -75,7 +78,8 @@ struct VirtualSchedulerTests {
     #expect(ran.current == 0)
   }
 
-  @Test func cancellingWorkThatAlreadyRanDoesNothing() {
+  @Test("8.7 cancelling work that already ran does nothing")
+  func cancellingWorkThatAlreadyRanDoesNothing() {
     let clock = VirtualScheduler()
     let ran = Counter()
     let timer = clock.enqueue(after: .zero) { ran.increment() }
@@ -84,7 +88,8 @@ struct VirtualSchedulerTests {
     #expect(ran.current == 1)
   }
 
-  @Test func negativeDelaysAndIntervalsCountAsZero() {
+  @Test("8.7 negative delays and intervals count as zero")
+  func negativeDelaysAndIntervalsCountAsZero() {
     let clock = VirtualScheduler()
     let ran = Counter()
     _ = clock.enqueue(after: .seconds(-5)) { ran.increment() }
@@ -93,7 +98,8 @@ struct VirtualSchedulerTests {
     #expect(clock.now == .zero)
   }
 
-  @Test func runRunsEverythingMovingTheClockToEachDueTime() {
+  @Test("8.7 run runs everything, moving the clock to each due time")
+  func runRunsEverythingMovingTheClockToEachDueTime() {
     let clock = VirtualScheduler()
     let seen = Recorder<Duration>()
     _ = clock.enqueue(after: .seconds(4)) { seen.append(clock.now) }
@@ -106,7 +112,8 @@ struct VirtualSchedulerTests {
     #expect(clock.pendingCount == 0)
   }
 
-  @Test func workMayScheduleAndCancelFromInsideWork() {
+  @Test("8.7 work may schedule and cancel other work from inside work")
+  func workMayScheduleAndCancelFromInsideWork() {
     let clock = VirtualScheduler()
     let log = Recorder<String>()
     let victim = clock.enqueue(after: .seconds(2)) { log.append("cancelled work ran") }
@@ -118,7 +125,8 @@ struct VirtualSchedulerTests {
     #expect(log.all == ["enqueued from work"])
   }
 
-  @Test func manyTimersCancelledInAnyOrderLeaveNothingBehind() {
+  @Test("8.7 10,000 timers cancelled in any order leave nothing behind")
+  func manyTimersCancelledInAnyOrderLeaveNothingBehind() {
     let clock = VirtualScheduler()
     let ran = Counter()
     var timers = (0..<10_000).map { index in
