@@ -68,7 +68,7 @@ struct FutureCompletionConcurrencyTests {
   )
   func racingCompletionsAndObserversAgreeOnOneResult() {
     let wrong = Counter()
-    for iteration in 0..<100_000 {
+    for iteration in 0..<10_000 {
       let (future, resolver) = Future<Int, TestError>.makePending()
       let winners = Counter()
       let first = Recorder<Result<Int, TestError>>()
