@@ -8,7 +8,7 @@ import LazyPromise
 
 /// The one session the tool asks the API on. Sessions are made to be reused, and one per request
 /// has a use-after-free history on Linux (swift-corelibs-foundation #4791).
-let lookupSession = URLSession(configuration: .ephemeral)
+let lookupSession = URLSession.forExamples()
 
 /// The example's pipeline, one stage per line: lookup, decode, model, filter — within
 /// `options.timeout` seconds. Nothing runs until the returned promise runs; each run looks up again.

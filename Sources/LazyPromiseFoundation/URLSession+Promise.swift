@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import LazyPromise
-import Synchronization
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -31,6 +30,11 @@ extension URLSession {
   /// > fractional `timeoutInterval` is rounded up (0.5 s waits 1 s); a request never times out
   /// > early.
   ///
+  /// > Note: On Linux, FoundationNetworking traps when a data task is cancelled while the
+  /// > session's URL cache is being consulted, so on a session with a `urlCache` cancelling the
+  /// > run drops the answer but lets the data task run to its answer or timeout. Give sessions
+  /// > whose requests are cancelled `configuration.urlCache = nil`.
+  ///
   /// - Parameter request: The request to send on each run. Its URL must be an `http` or `https`
   ///   URL with a host; its `timeoutInterval` (more than 0) is the time allowed without an answer.
   /// - Returns: A promise of the response body for a `2xx` answer, failing with the ``HTTPError``
@@ -41,20 +45,16 @@ extension URLSession {
         completion(.failure(.invalidRequest(reason: problem)))
         return
       }
-      let answered = AnsweredFlag()
+      let gate = AnswerGate()
       let task = self.dataTask(with: Self.adjustedForPlatform(request)) { data, response, error in
-        answered.flag.store(true, ordering: .releasing)
+        gate.answer()
         completion(Self.result(data: data, response: response, error: error))
       }
       onCancel {
         // `RunHandle.cancel()` may be called from a Swift task's cancellation handler, which holds
         // the task's lock; cancelling the data task there can deadlock (swift-corelibs-foundation
-        // #5412). So it is cancelled asynchronously, and only if it has not answered: on Linux,
-        // cancelling a task that has just finished can trap inside FoundationNetworking ("a task
-        // that in not in the registry").
-        DispatchQueue.global().async {
-          if !answered.flag.load(ordering: .acquiring) { task.cancel() }
-        }
+        // #5412). So it is cancelled asynchronously, through the gate.
+        DispatchQueue.global().async { gate.cancel(task, of: self) }
       }
       task.resume()
     }
@@ -128,7 +128,36 @@ extension URLSession {
   }
 }
 
-/// Whether a data task has answered, so that a late cancel leaves it alone.
-private final class AnsweredFlag: Sendable {
-  let flag = Atomic<Bool>(false)
+/// Decides, once, between a data task's answer and its cancellation.
+///
+/// FoundationNetworking (Linux) traps with "a task that in not in the registry" when a task's
+/// cancellation reaches the session after the task has left it. Two windows open that way:
+/// - the completion: `cancel()` queues its failure on the task's own queue, and the completion's
+///   removal from the registry, queued on the session's, can overtake it. `cancel()` and the
+///   completion handler hold one lock, so a task is cancelled only before its handler starts, and
+///   it cannot finish until `cancel()` has queued its work;
+/// - the cache lookup: while a session's URL cache is consulted, on a background queue, a cancel
+///   is parked and queued only when the lookup answers, after the transfer has started, unordered
+///   with the removal. No lock of ours reaches that queue, so on Linux a task of a session with a
+///   URL cache is not cancelled: the run still delivers nothing, and the task runs to its end.
+private final class AnswerGate: @unchecked Sendable {
+  // An `NSLock`, not a `Mutex`: the thread sanitizer sees a pthread mutex's order, while a contended
+  // `Mutex` waits in uninstrumented futex code on Linux. `answered` is touched only under `lock`.
+  private let lock = NSLock()
+  private var answered = false
+
+  /// Called first in the task's completion handler: from now on the task is never cancelled.
+  func answer() {
+    lock.withLock { answered = true }
+  }
+
+  /// Cancels `task` of `session` unless it has answered, or this platform cannot cancel it safely.
+  func cancel(_ task: URLSessionDataTask, of session: URLSession) {
+    #if canImport(FoundationNetworking)
+      guard session.configuration.urlCache == nil else { return }
+    #endif
+    lock.withLock {
+      if !answered { task.cancel() }
+    }
+  }
 }

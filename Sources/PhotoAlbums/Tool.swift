@@ -7,7 +7,7 @@ import LazyPromise
 #endif
 
 /// The one session the tool asks the API on (sessions are made to be reused).
-let albumsSession = URLSession(configuration: .ephemeral)
+let albumsSession = URLSession.forExamples()
 
 /// What one version delivered, and how long it took.
 struct VersionRun: Sendable {

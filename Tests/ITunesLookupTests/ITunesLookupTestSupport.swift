@@ -11,7 +11,7 @@ import Synchronization
 #endif
 
 /// The one session the example's tests share.
-let testSession = URLSession(configuration: .ephemeral)
+let testSession = URLSession.forExamples()
 
 /// The bytes of the recorded answer to `query`.
 func recorded(_ query: LookupQuery) throws -> Data {

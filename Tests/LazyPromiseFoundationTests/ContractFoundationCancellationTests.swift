@@ -63,3 +63,53 @@ struct ContractFoundationCancellationTests {
     #expect(handlerCalls.current == 0)
   }
 }
+
+/// Contract clauses 29.3 and 29.4: a run cancelled around its answer never traps, on a session
+/// without a URL cache and on one with a cache. A run cancelled after its answer was delivered has
+/// called its handler, once; one cancelled before calls none.
+@Suite("Contract 29 — cancelling a URLSession promise as it answers")
+struct ContractFoundationCancelAsItAnswersTests {
+  @Test(
+    "29.3 1,000 runs cancelled as their answers arrive never trap, and each calls its handler at most once",
+    .timeLimit(.minutes(2)))
+  func cancellingAsTheAnswerArrivesIsSafe() async throws {
+    try await cancelRunsAsTheyAnswer(on: testSession, rounds: 1_000)
+  }
+
+  @Test(
+    "29.4 on a session with a URL cache, 1,000 runs cancelled as they start never trap, and each calls its handler at most once",
+    .timeLimit(.minutes(2)))
+  func cancellingOnASessionWithACacheIsSafe() async throws {
+    // Ephemeral configurations have an in-memory URL cache; a unique URL a round makes every run
+    // consult it.
+    try await cancelRunsAsTheyAnswer(on: URLSession(configuration: .ephemeral), rounds: 1_000, uniqueURLs: true)
+  }
+
+  /// Runs `rounds` requests that the server answers at once, cancelling each from the session's
+  /// delegate queue (where the answer is delivered) or from another thread, at moments spread over
+  /// the answer's arrival; then checks the session still answers.
+  private func cancelRunsAsTheyAnswer(on session: URLSession, rounds: Int, uniqueURLs: Bool = false) async throws {
+    let handlerCalls = (0..<rounds).map { _ in Counter() }
+    try await LoopbackHTTPServer.serving({ _ in .respond(status: 200, "ok") }) { server in
+      for round in 0..<rounds {
+        let path = uniqueURLs ? "ok/\(round)" : "ok"
+        let handle = session.dataPromise(from: server.baseURL.appending(path: path), timeout: 5)
+          .run { _ in handlerCalls[round].increment() }
+        let delay = UInt32(round % 40) * 25
+        if round.isMultiple(of: 2) {
+          session.delegateQueue.addOperation { handle.cancel() }
+        } else {
+          DispatchQueue.global().async {
+            usleep(delay)
+            handle.cancel()
+          }
+        }
+        usleep(delay)
+      }
+      #expect(
+        await session.dataPromise(from: server.baseURL.appending(path: "ok"), timeout: 5).result
+          == .success(Data("ok".utf8)))
+    }
+    #expect(handlerCalls.allSatisfy { $0.current <= 1 })
+  }
+}

@@ -98,7 +98,7 @@ struct ContractFoundationErrorsTests {
   @Test("28.6 a data task cancelled from outside the promise fails cancelled", .timeLimit(.minutes(1)))
   func taskCancelledFromOutsideFailsCancelled() async throws {
     // Its own session, so that cancelling every task touches no other test's request.
-    let session = URLSession(configuration: .ephemeral)
+    let session = URLSession(configuration: .withoutCache)
     try await LoopbackHTTPServer.serving({ _ in .stall }) { server in
       var events = server.events.makeAsyncIterator()
       async let outcome = session.dataPromise(from: server.baseURL.appending(path: "lookup")).result

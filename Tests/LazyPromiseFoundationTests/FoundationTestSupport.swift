@@ -8,8 +8,18 @@ import Synchronization
   import FoundationNetworking
 #endif
 
-/// The one session the adapter tests share, as an application would.
-let testSession = URLSession(configuration: .ephemeral)
+/// The one session the adapter tests share, as an application would. It has no URL cache: on Linux
+/// only such a session's data tasks are cancelled (`URLSession.dataPromise(for:)`).
+let testSession = URLSession(configuration: .withoutCache)
+
+extension URLSessionConfiguration {
+  /// An ephemeral configuration without a URL cache.
+  static var withoutCache: URLSessionConfiguration {
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.urlCache = nil
+    return configuration
+  }
+}
 
 /// Awaits the result of a run, cancelling the run when the awaiting task is cancelled; `nil` then.
 func cancellableResult<T: Sendable, E>(of promise: Promise<T, E>) async -> Result<T, E>? {

@@ -11,7 +11,7 @@ import Synchronization
 #endif
 
 /// The one session the example's tests share.
-let testSession = URLSession(configuration: .ephemeral)
+let testSession = URLSession.forExamples()
 
 /// Runs `version` once from `source` and awaits its result.
 func result(of version: Version, from source: AlbumSource) async -> Result<[UserWithAlbums], AlbumsError> {
