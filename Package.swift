@@ -13,6 +13,10 @@ let package = Package(
   targets: [
     .target(name: "LazyPromise"),
     .testTarget(name: "LazyPromiseTests", dependencies: ["LazyPromise", "LazyPromiseTestSupport"]),
+    // Threads racing on one run, future or chain; CI runs them again under the thread and address sanitizers.
+    .testTarget(name: "LazyPromiseConcurrencyTests", dependencies: ["LazyPromise", "LazyPromiseTestSupport"]),
+    // Stack safety, releasing and kept or dropped handlers; CI runs them again under the address sanitizer.
+    .testTarget(name: "LazyPromiseMemoryTests", dependencies: ["LazyPromise", "LazyPromiseTestSupport"]),
     // Random programs checked against a model of the contract (Docs/Simulation.md).
     .testTarget(name: "LazyPromiseSimulationTests", dependencies: ["LazyPromise", "LazyPromiseTestSupport"]),
     // Foundation adapters and the iTunes example: the only targets that import Foundation.
