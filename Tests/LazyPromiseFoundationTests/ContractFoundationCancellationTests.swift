@@ -18,7 +18,8 @@ struct ContractFoundationCancellationTests {
     let handlerCalls = Counter()
     try await LoopbackHTTPServer.serving({ _ in .stall }) { server in
       var events = server.events.makeAsyncIterator()
-      let handle = get(server.baseURL).run { _ in handlerCalls.increment() }
+      // A timeout far beyond the cancel: a slow machine must not answer the stalled request first.
+      let handle = get(server.baseURL, timeout: 30).run { _ in handlerCalls.increment() }
       _ = await events.nextRequest()
       handle.cancel()
       #expect(await events.nextClose())
@@ -37,7 +38,7 @@ struct ContractFoundationCancellationTests {
     }) { server in
       var events = server.events.makeAsyncIterator()
       for round in 0..<100 {
-        let promise = get(server.baseURL, "stall")
+        let promise = get(server.baseURL, "stall", timeout: 30)
         switch round % 3 {
         case 0:
           let handle = promise.run { _ in handlerCalls.increment() }
@@ -73,7 +74,8 @@ struct ContractFoundationCancelAsItAnswersTests {
     "29.3 1,000 runs cancelled as their answers arrive never trap, and each calls its handler at most once",
     .timeLimit(.minutes(2)))
   func cancellingAsTheAnswerArrivesIsSafe() async throws {
-    try await cancelRunsAsTheyAnswer(on: testSession, rounds: 1_000)
+    // A session of its own, so that its thousand requests queue behind no other test's.
+    try await cancelRunsAsTheyAnswer(on: URLSession(configuration: .withoutCache), rounds: 1_000)
   }
 
   @Test(
@@ -87,28 +89,35 @@ struct ContractFoundationCancelAsItAnswersTests {
 
   /// Runs `rounds` requests that the server answers at once, cancelling each from the session's
   /// delegate queue (where the answer is delivered) or from another thread, at moments spread over
-  /// the answer's arrival; then checks the session still answers.
+  /// the answer's arrival; then checks the session still answers. The rounds are paced on a thread
+  /// of their own: sleeping in the test's task would hold one of the few threads Swift concurrency
+  /// runs every other test on.
   private func cancelRunsAsTheyAnswer(on session: URLSession, rounds: Int, uniqueURLs: Bool = false) async throws {
     let handlerCalls = (0..<rounds).map { _ in Counter() }
     try await LoopbackHTTPServer.serving({ _ in .respond(status: 200, "ok") }) { server in
-      for round in 0..<rounds {
-        let path = uniqueURLs ? "ok/\(round)" : "ok"
-        let handle = session.dataPromise(from: server.baseURL.appending(path: path), timeout: 5)
-          .run { _ in handlerCalls[round].increment() }
-        let delay = UInt32(round % 40) * 25
-        if round.isMultiple(of: 2) {
-          session.delegateQueue.addOperation { handle.cancel() }
-        } else {
-          DispatchQueue.global().async {
+      let baseURL = server.baseURL
+      await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
+        Thread.detachNewThread {
+          for round in 0..<rounds {
+            let path = uniqueURLs ? "ok/\(round)" : "ok"
+            let handle = session.dataPromise(from: baseURL.appending(path: path), timeout: 5)
+              .run { _ in handlerCalls[round].increment() }
+            let delay = UInt32(round % 40) * 25
+            if round.isMultiple(of: 2) {
+              session.delegateQueue.addOperation { handle.cancel() }
+            } else {
+              DispatchQueue.global().async {
+                usleep(delay)
+                handle.cancel()
+              }
+            }
             usleep(delay)
-            handle.cancel()
           }
+          finished.resume()
         }
-        usleep(delay)
       }
       #expect(
-        await session.dataPromise(from: server.baseURL.appending(path: "ok"), timeout: 5).result
-          == .success(Data("ok".utf8)))
+        await session.dataPromise(from: baseURL.appending(path: "ok"), timeout: 5).result == .success(Data("ok".utf8)))
     }
     #expect(handlerCalls.allSatisfy { $0.current <= 1 })
   }

@@ -1,3 +1,5 @@
+import LazyPromise
+
 /// The error the tests fail with.
 ///
 /// ```swift
@@ -10,4 +12,17 @@ public enum TestError: Error, Equatable {
   case second
   /// An error that carries a number, for tests that need many distinct errors.
   case code(Int)
+}
+
+/// An error type that can say "cancelled": awaiting a chain that fails with it ends at once when the awaiting task
+/// is cancelled.
+///
+/// ```swift
+/// let lookup = Promise<Int, LookupError>(error: .notFound)
+/// ```
+public enum LookupError: Error, Equatable, CancellationRepresentable {
+  /// The looked-up thing does not exist.
+  case notFound
+  /// The run was cancelled.
+  case cancelled
 }

@@ -4,7 +4,7 @@ import LazyPromiseTestSupport
 import Synchronization
 import Testing
 
-/// Contract 19.13: cancel racing completion. Run again under the thread sanitizer by CI (`--filter Concurrency`).
+/// Contract 19.13: cancel racing completion. Run again under the thread sanitizer by CI (its test target).
 @Suite("Future cancel concurrency — cancel racing completion, contract 19.13")
 struct FutureCancelConcurrencyTests {
   static let iterations = 10_000

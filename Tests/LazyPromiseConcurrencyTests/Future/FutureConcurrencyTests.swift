@@ -3,7 +3,7 @@ import LazyPromise
 import LazyPromiseTestSupport
 import Testing
 
-/// Contract clause 9.6: awaiting a future. Run again under the thread sanitizer by CI (`--filter Concurrency`).
+/// Contract clause 9.6: awaiting a future. Run again under the thread sanitizer by CI (its test target).
 @Suite("Future concurrency — awaiting a future, contract 9.6")
 struct FutureConcurrencyTests {
   @Test("9.6 awaiting a completed future gives its value, or throws its typed error")
@@ -60,7 +60,7 @@ struct FutureConcurrencyTests {
   }
 }
 
-/// Contract clause 19.9: completions racing observers. Run again under the thread sanitizer by CI (`--filter Concurrency`).
+/// Contract clause 19.9: completions racing observers. Run again under the thread sanitizer by CI (its test target).
 @Suite("Future completion races — one completion kept, each observer called once, contract 19.9")
 struct FutureCompletionConcurrencyTests {
   @Test(

@@ -3,7 +3,7 @@ import LazyPromise
 import LazyPromiseTestSupport
 import Testing
 
-/// Contract 20.5 under races. Run again under the thread sanitizer by CI (`--filter Concurrency`).
+/// Contract 20.5 under races. Run again under the thread sanitizer by CI (its test target).
 @Suite("Shared work concurrency — counting runs across threads, contract 20.5")
 struct SharedWorkConcurrencyTests {
   @Test("20.5 8 runs cancelled at once from 8 threads cancel the shared work exactly once (1,000 times)")

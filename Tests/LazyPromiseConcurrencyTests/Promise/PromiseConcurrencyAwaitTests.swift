@@ -4,13 +4,7 @@ import LazyPromiseTestSupport
 import Synchronization
 import Testing
 
-/// An error type that can say "cancelled".
-enum LookupError: Error, Equatable, CancellationRepresentable {
-  case notFound
-  case cancelled
-}
-
-/// Contract clause 9: Swift concurrency. Run again under the thread sanitizer by CI (`--filter Concurrency`).
+/// Contract clause 9: Swift concurrency. Run again under the thread sanitizer by CI (its test target).
 @Suite("Promise concurrency — awaiting and async work, contract 9")
 struct PromiseConcurrencyAwaitTests {
   // MARK: 9.1 awaiting

@@ -3,7 +3,7 @@ import LazyPromise
 import LazyPromiseTestSupport
 import Testing
 
-/// Contract clauses 2.8–2.9: threads. Run again under the thread sanitizer by CI (`--filter Concurrency`).
+/// Contract clauses 2.8–2.9: threads. Run again under the thread sanitizer by CI (its test target).
 @Suite("Promise thread safety — contract 2.8–2.9")
 struct PromiseThreadSafetyConcurrencyTests {
   @Test("2.8 10,000 concurrent runs of one promise from many threads each deliver exactly once")

@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 
 /// Contract clause 7.5: cancellation racing completion. Run again under the thread sanitizer by CI
-/// (`--filter Concurrency`).
+/// (its test target).
 @Suite("RunHandle concurrency — cancel racing completion, contract 7.5")
 struct RunHandleConcurrencyTests {
   static let iterations = 10_000

@@ -4,7 +4,7 @@ import LazyPromiseTestSupport
 import Testing
 
 /// Issue 13, part 1: a run's cancel-handler list under completion, registration and `cancel()` racing on one run.
-/// CI runs it under the thread sanitizer (`--filter Concurrency`) and the address sanitizer.
+/// CI runs it under the thread sanitizer (its test target) and the address sanitizer.
 @Suite("RunHandle memory under concurrency — completion, registration and cancel racing on one run")
 struct RunHandleMemoryConcurrencyTests {
   static let runs = 150_000

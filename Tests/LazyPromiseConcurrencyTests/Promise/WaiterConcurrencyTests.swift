@@ -6,7 +6,7 @@ import Testing
 
 /// A waiting segment's waiter (`Internal/Stages/Waiter.swift`) under races: the task's completion, `cancel()` and the
 /// release of the completion handler on different threads. CI runs it under the thread sanitizer
-/// (`--filter Concurrency`) and the address sanitizer.
+/// (its test target) and the address sanitizer.
 @Suite("Waiters under concurrency — completion, cancel and release racing on one waiting segment")
 struct WaiterConcurrencyTests {
   static let runs = 2_000
