@@ -20,7 +20,7 @@ extension Promise {
   /// - Parameter scheduler: Where the rest of the chain runs, e.g. `DispatchQueue.main`.
   /// - Returns: A promise with the same result, delivered on `scheduler`.
   public func receive(on scheduler: some PromiseScheduler) -> Promise<T, E> {
-    Promise(_stage: ReceiveStage(upstream: self, scheduler: scheduler))
+    Promise(_stage: _SchedulerStage(upstream: self, scheduler: scheduler, hop: .deliver))
   }
 
   /// Starts this promise's work on `scheduler` instead of on the thread that calls `run` — the counterpart of
@@ -41,6 +41,6 @@ extension Promise {
   /// - Parameter scheduler: Where the work starts.
   /// - Returns: The same promise, started on `scheduler` on each run.
   public func subscribe(on scheduler: some PromiseScheduler) -> Promise<T, E> {
-    Promise(_stage: SubscribeStage(upstream: self, scheduler: scheduler))
+    Promise(_stage: _SchedulerStage(upstream: self, scheduler: scheduler, hop: .start))
   }
 }

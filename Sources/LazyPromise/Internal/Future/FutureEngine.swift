@@ -80,25 +80,34 @@ extension Future {
         return Future<Step.Success, E>(error: error)
       case .success(let value):
         guard Step._mayRecurse else { return transform(value)._asFuture() }
-        // As in `_then`: a loop written as recursion calls back into here from the transform; the trampoline keeps
-        // the stack bounded.
-        return _hop(
-          returning: { transform(value)._asFuture() },
-          queued: {
-            let target = Future<Step.Success, E>(_pending: ())
-            return (
-              target,
-              {
-                guard !target._state.isCompleted else { return }  // cancelled before the hop ran: run nothing
-                transform(value)._settle(into: target).run()
-              }
-            )
-          })
+        return _hopping(transform, value)
       }
     }
     let target = Future<Step.Success, E>(_pending: ())
     _register(_FutureStepStage(transform, target: target))
     return target
+  }
+
+  /// `transform(value)`'s future, through the trampoline. A loop written as recursion
+  /// (`count(n) = done.then { count(n - 1) }`) calls back into a step from its transform: once the stack budget
+  /// is spent, the rest continues from the outermost hop, and this returns a pending future that the hop completes.
+  @inlinable
+  @inline(__always)
+  func _hopping<Step: FutureThenStep>(
+    _ transform: @escaping @Sendable (T) -> Step, _ value: T
+  ) -> Future<Step.Success, E> where Step.Failure == E {
+    _hop(
+      returning: { transform(value)._asFuture() },
+      queued: {
+        let target = Future<Step.Success, E>(_pending: ())
+        return (
+          target,
+          {
+            guard !target._state.isCompleted else { return }  // cancelled before the hop ran: run nothing
+            transform(value)._settle(into: target).run()
+          }
+        )
+      })
   }
 
   /// Applies a value-side step now if the result is here, or registers it for when it arrives.
@@ -107,21 +116,7 @@ extension Future {
     if _state.isCompleted {
       let result = _storedResult
       if case .success(let value) = result, case .future(let transform) = step {
-        // A loop written as recursion (`count(n) = done.then { count(n - 1) }`) calls back into here from the
-        // transform: go through the trampoline, so once the stack budget is spent the rest continues from the
-        // outermost hop and this returns a future that it completes.
-        return _hop(
-          returning: { transform(value) },
-          queued: {
-            let target = Future<U, E>(_pending: ())
-            return (
-              target,
-              {
-                guard !target._state.isCompleted else { return }  // cancelled before the hop ran: run nothing
-                transform(value)._forward(to: target).run()
-              }
-            )
-          })
+        return _hopping(transform, value)
       }
       let target = Future<U, E>(_pending: ())
       step.continue(with: result, into: target).run()
