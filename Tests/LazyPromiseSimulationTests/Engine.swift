@@ -121,6 +121,10 @@ private struct Builder {
       return build(input).timeout(.milliseconds(ticks), on: scheduler, error: SimError(code: code))
     case .delay(let input, let ticks):
       return build(input).delay(.milliseconds(ticks), on: scheduler)
+    case .receive(let input):
+      return build(input).receive(on: scheduler)
+    case .subscribe(let input):
+      return build(input).subscribe(on: scheduler)
     case .all(let inputs, let limit):
       return Promise.all(inputs.map { build($0) }, maxConcurrent: limit).map { SimFunctions.hash($0) }
     case .allSettled(let inputs):

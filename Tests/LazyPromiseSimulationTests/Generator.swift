@@ -120,6 +120,8 @@ struct Generator {
       futures.append(FutureDefinition(node: body, ops: futureOps()))
       return .future(futures.count - 1)
     case 26 where !excluded.contains("future"): return .startedFuture(node(budget: rest), futureOps())
+    case 27 where !excluded.contains("time"): return .receive(node(budget: rest))
+    case 28 where !excluded.contains("time"): return .subscribe(node(budget: rest))
     default: return leaf()
     }
   }

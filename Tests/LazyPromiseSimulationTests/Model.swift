@@ -242,6 +242,12 @@ final class Model {
         let timer = schedule(after: ticks) { deliver(result) }
         run.onCancel { timer.action = nil }
       }
+    case .receive(let input):
+      // 2.5: each result waits for the scheduler (its zero-delay work, in order), then passes on.
+      start(input, run) { [self] result in _ = schedule(after: 0) { deliver(result) } }
+    case .subscribe(let input):
+      // 2.6: the input starts from the scheduler; 7.4: not once the run is cancelled.
+      _ = schedule(after: 0) { [self] in if !run.cancelled { start(input, run, deliver) } }
     case .all(let inputs, let limit):
       var bound = limit.map { max($0, 1) }
       if mutation == .maxConcurrentPlusOne, let b = bound { bound = b + 1 }

@@ -63,6 +63,8 @@ enum Printer {
     case .timeout(let input, let ticks, let code):
       "\(promise(input)).timeout(.milliseconds(\(ticks)), on: scheduler, error: E(\(code)))"
     case .delay(let input, let ticks): "\(promise(input)).delay(.milliseconds(\(ticks)), on: scheduler)"
+    case .receive(let input): "\(promise(input)).receive(on: scheduler)"
+    case .subscribe(let input): "\(promise(input)).subscribe(on: scheduler)"
     case .all(let inputs, nil): "Promise.all([\(list(inputs))])"
     case .all(let inputs, let limit?): "Promise.all([\(list(inputs))], maxConcurrent: \(limit))"
     case .allSettled(let inputs): "Promise.allSettled([\(list(inputs))])"
@@ -151,6 +153,8 @@ enum Printer {
     case .timeout(let input, let ticks, let code):
       return ".timeout(\(literal(input)), ticks: \(ticks), code: \(code))"
     case .delay(let input, let ticks): return ".delay(\(literal(input)), ticks: \(ticks))"
+    case .receive(let input): return ".receive(\(literal(input)))"
+    case .subscribe(let input): return ".subscribe(\(literal(input)))"
     case .all(let inputs, let limit): return ".all(\(literals(inputs)), maxConcurrent: \(optional(limit)))"
     case .allSettled(let inputs): return ".allSettled(\(literals(inputs)))"
     case .zip(let inputs): return ".zip(\(literals(inputs)))"

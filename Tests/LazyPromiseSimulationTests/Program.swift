@@ -64,6 +64,10 @@ indirect enum Node: Equatable {
   case retry(Node, retries: Int, fn: Int, backoff: Int?)
   case timeout(Node, ticks: Int, code: Int)
   case delay(Node, ticks: Int)
+  /// `receive(on: scheduler)`: each result passed on from the scheduler.
+  case receive(Node)
+  /// `subscribe(on: scheduler)`: the input started from the scheduler.
+  case subscribe(Node)
   case all([Node], maxConcurrent: Int?)
   case allSettled([Node])
   /// `zip` of two or three inputs.
@@ -146,7 +150,8 @@ extension Node {
     switch self {
     case .value, .error, .task, .catching, .shared, .future: []
     case .map(let node, _, _), .thenResult(let node, _), .mapError(let node, _), .recover(let node, _),
-      .retry(let node, _, _, _), .timeout(let node, _, _), .delay(let node, _), .startedFuture(let node, _):
+      .retry(let node, _, _, _), .timeout(let node, _, _), .delay(let node, _), .startedFuture(let node, _),
+      .receive(let node), .subscribe(let node):
       [node]
     case .flatMap(let node, _, let inner, _), .flatMapError(let node, _, let inner): [node, inner]
     case .all(let nodes, _), .allSettled(let nodes), .zip(let nodes), .race(let nodes, _), .any(let nodes),

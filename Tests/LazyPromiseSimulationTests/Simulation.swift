@@ -222,6 +222,8 @@ extension Node {
     case .retry(_, let retries, let fn, let backoff): .retry(new[0], retries: retries, fn: fn, backoff: backoff)
     case .timeout(_, let ticks, let code): .timeout(new[0], ticks: ticks, code: code)
     case .delay(_, let ticks): .delay(new[0], ticks: ticks)
+    case .receive: .receive(new[0])
+    case .subscribe: .subscribe(new[0])
     case .all(_, let limit): .all(new, maxConcurrent: limit)
     case .allSettled: .allSettled(new)
     case .zip: .zip(new)
