@@ -198,6 +198,14 @@ private struct Builder {
             return SimFunctions.mapError(fn, error)
           }
         }
+      case .fold(let fn):
+        chain = { future in
+          before(future).fold(SimFunctions.foldElements) { partial, element in
+            _ = probe
+            tally.call(fn)
+            return Future(result: SimFunctions.thenResult(fn, partial &+ element))
+          }
+        }
       }
     }
     return chain

@@ -128,9 +128,10 @@ struct Generator {
 
   private mutating func futureOps() -> [FutureOp] {
     (0..<random.int(0...2)).map { _ in
-      switch random.int(0...2) {
+      switch random.int(0...3) {
       case 0: .map(fn())
       case 1: .flatMap(fn())
+      case 2: .fold(fn())
       default: .mapError(fn())
       }
     }

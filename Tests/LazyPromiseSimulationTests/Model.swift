@@ -467,6 +467,14 @@ final class Model {
         case (.mapError(let fn), .failure(let error)):
           call(fn)
           result = .failure(SimFunctions.mapError(fn, error))
+        case (.fold(let fn), .success(let value)):
+          // `Future.fold`: a step for each element in turn; the first failure ends the fold.
+          result = .success(value)
+          for element in SimFunctions.foldElements {
+            guard case .success(let partial) = result else { break }
+            call(fn)
+            result = SimFunctions.thenResult(fn, partial &+ element)
+          }
         default: break
         }
       }

@@ -85,6 +85,7 @@ enum Printer {
       case .map(let fn): ".map(f\(fn))"
       case .flatMap(let fn): ".flatMap { Future(value: f\(fn)($0)) }"
       case .mapError(let fn): ".mapError(f\(fn))"
+      case .fold(let fn): ".fold([1, 2]) { Future(result: f\(fn)($0 &+ $1)) }"
       }
     }.joined()
   }
@@ -117,6 +118,7 @@ enum Printer {
       case .map(let fn): ".map(\(fn))"
       case .flatMap(let fn): ".flatMap(\(fn))"
       case .mapError(let fn): ".mapError(\(fn))"
+      case .fold(let fn): ".fold(\(fn))"
       }
     }
     return "[" + each.joined(separator: ", ") + "]"

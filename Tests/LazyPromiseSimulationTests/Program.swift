@@ -29,11 +29,14 @@ struct Leaf: Equatable {
   var cancelHandler: Bool
 }
 
-/// A stage of a future chain (`Future.map`, `flatMap`, `mapError`), each with the id of its counted closure.
+/// A stage of a future chain (`Future.map`, `flatMap`, `mapError`, `fold`), each with the id of its counted closure.
 enum FutureOp: Equatable {
   case map(Int)
   case flatMap(Int)
   case mapError(Int)
+  /// `fold([1, 2])` with a step whose future completes with `SimFunctions.thenResult` of the partial value plus the
+  /// element: the step can fail, and a failure ends the fold.
+  case fold(Int)
 }
 
 /// How a value stage is spelled: `map`/`flatMap` or the matching `then` overload.
@@ -130,7 +133,7 @@ struct Program: Equatable {
 extension FutureOp {
   var fn: Int {
     switch self {
-    case .map(let fn), .flatMap(let fn), .mapError(let fn): fn
+    case .map(let fn), .flatMap(let fn), .mapError(let fn), .fold(let fn): fn
     }
   }
 }
@@ -172,6 +175,9 @@ extension Node {
 /// The behaviour of each counted closure, a function of its id, shared by the engine's program and the model.
 enum SimFunctions {
   static func map(_ fn: Int, _ value: Int) -> Int { (value &* 3 &+ fn) % 1000 }
+
+  /// The elements a future's `fold` folds.
+  static let foldElements = [1, 2]
 
   static func thenResult(_ fn: Int, _ value: Int) -> SimResult {
     value % 3 == 0 ? .failure(SimError(code: 100 + fn)) : .success(value + fn)
