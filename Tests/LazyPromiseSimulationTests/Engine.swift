@@ -148,6 +148,12 @@ private struct Builder {
       }
     case .any(let inputs):
       return Promise.any(inputs.map { build($0) }).mapError { SimFunctions.allFailed($0.errors) }
+    case .first(let inputs, let fn):
+      return Promise.first(of: inputs.map { build($0) }) { value in
+        _ = probe
+        tally.call(fn)
+        return SimFunctions.accepts(fn, value)
+      }.map { $0 ?? -1 }
     case .reduce(let inputs, let fn):
       return Promise.reduce(inputs.map { build($0) }, initial: fn) { accumulated, value in
         _ = probe

@@ -122,6 +122,7 @@ struct Generator {
     case 26 where !excluded.contains("future"): return .startedFuture(node(budget: rest), futureOps())
     case 27 where !excluded.contains("time"): return .receive(node(budget: rest))
     case 28 where !excluded.contains("time"): return .subscribe(node(budget: rest))
+    case 29 where !excluded.contains("combinators"): return .first(inputs(budget: rest, count: 0...3), fn: fn())
     default: return leaf()
     }
   }

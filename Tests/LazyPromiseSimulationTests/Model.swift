@@ -277,6 +277,12 @@ final class Model {
               return SimError(code: -1)
             }))
       }
+    case .first(let inputs, let fn):
+      // 15.2-15.4: the first accepted value decides; otherwise the first failure in input order, or nil (-1).
+      gather(inputs, limit: nil, run, deliver, rule: .firstAccepted(fn)) { results in
+        for case .failure(let error) in results { return .failure(error) }
+        return .success(-1)
+      }
     case .reduce(let inputs, let fn):
       startReduce(inputs, fn: fn, run, deliver)
     case .shared(let index): joinShared(index, run, deliver)
@@ -380,6 +386,8 @@ final class Model {
     case allSettle
     case first
     case firstSuccess
+    /// `first(of:where:)`: the predicate `fn` runs on each value (15.5) and an accepted value decides.
+    case firstAccepted(Int)
   }
 
   /// `all`, `zip`, `allSettled`, `race`, `any` (21–25): inputs start in order, at most `limit` at once; a decisive
@@ -415,6 +423,9 @@ final class Model {
           results[index] = result
           switch (rule, result) {
           case (.allSucceed, .failure), (.first, _), (.firstSuccess, .success): return finish(result)
+          case (.firstAccepted(let fn), .success(let value)):
+            self.call(fn)
+            if SimFunctions.accepts(fn, value) { return finish(result) }
           default: break
           }
           if results.allSatisfy({ $0 != nil }) { return finish(whenAllDelivered(results.map { $0! })) }

@@ -78,6 +78,8 @@ indirect enum Node: Equatable {
   /// `race`: the variadic form (one or more inputs) or, with `array`, `race([...])` (`nil` as -1).
   case race([Node], array: Bool)
   case any([Node])
+  /// `Promise.first(of:where:)` with a counted predicate, `nil` delivered as -1.
+  case first([Node], fn: Int)
   case reduce([Node], fn: Int)
   /// A run of the program's `index`th `shared()` promise.
   case shared(Int)
@@ -142,7 +144,8 @@ extension Node {
   var fn: Int? {
     switch self {
     case .map(_, let fn, _), .thenResult(_, let fn), .flatMap(_, let fn, _, _), .mapError(_, let fn),
-      .recover(_, let fn), .flatMapError(_, let fn, _), .retry(_, _, let fn, _), .reduce(_, let fn):
+      .recover(_, let fn), .flatMapError(_, let fn, _), .retry(_, _, let fn, _), .reduce(_, let fn),
+      .first(_, let fn):
       fn
     default: nil
     }
@@ -158,6 +161,7 @@ extension Node {
       [node]
     case .flatMap(let node, _, let inner, _), .flatMapError(let node, _, let inner): [node, inner]
     case .all(let nodes, _), .allSettled(let nodes), .zip(let nodes), .race(let nodes, _), .any(let nodes),
+      .first(let nodes, _),
       .reduce(let nodes, _):
       nodes
     }
@@ -204,6 +208,8 @@ enum SimFunctions {
         }
       })
   }
+
+  static func accepts(_ fn: Int, _ value: Int) -> Bool { (value &+ fn) % 3 == 0 }
 
   static func allFailed(_ errors: [SimError]) -> SimError { SimError(code: 5000 + hash(errors.map(\.code)) % 1000) }
 }

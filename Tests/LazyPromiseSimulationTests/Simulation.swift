@@ -129,6 +129,8 @@ enum Simulation {
       for index in inputs.indices { result.append(.race(removing(index, from: inputs), array: array)) }
     case .any(let inputs):
       for index in inputs.indices { result.append(.any(removing(index, from: inputs))) }
+    case .first(let inputs, let fn):
+      for index in inputs.indices { result.append(.first(removing(index, from: inputs), fn: fn)) }
     case .reduce(let inputs, let fn):
       for index in inputs.indices { result.append(.reduce(removing(index, from: inputs), fn: fn)) }
     case .retry(let input, let retries, let fn, let backoff):
@@ -229,6 +231,7 @@ extension Node {
     case .zip: .zip(new)
     case .race(_, let array): .race(new, array: array)
     case .any: .any(new)
+    case .first(_, let fn): .first(new, fn: fn)
     case .reduce(_, let fn): .reduce(new, fn: fn)
     case .startedFuture(_, let ops): .startedFuture(new[0], ops)
     }
