@@ -137,6 +137,25 @@ struct FutureTests {
     #expect(order.all == ["first observer", "map", "second observer", "ensure"])
   }
 
+  @Test("19.4 after a lazy view began waiting, later stages still run in their own registration order")
+  func stagesAfterAViewRunInRegistrationOrder() {
+    // A pending future's lazy views wait in one table, registered once, when the first view ran. A stage written
+    // as a view (`future.promise.op().start()`) would run at the table's place, before `first observer`.
+    let (future, resolver) = Future<Int, TestError>.makePending()
+    let order = Recorder<String>()
+    _ = future.promise.run { _ in order.append("view") }
+    future.observe { _ in order.append("first observer") }
+    _ = future.fold([1]) { partial, element in
+      order.append("fold")
+      return Future(value: partial + element)
+    }
+    _ = future.recover { _ in 0 }.map { _ in order.append("recover") }
+    _ = future.always { _ in order.append("always") }
+    future.observe { _ in order.append("second observer") }
+    resolver.resolve(0)
+    #expect(order.all == ["view", "first observer", "fold", "recover", "always", "second observer"])
+  }
+
   @Test("19.5 an observer may observe, complete and read the future that calls it")
   func observerMayReenterItsFuture() async {
     let (future, resolver) = Future<Int, TestError>.makePending()
