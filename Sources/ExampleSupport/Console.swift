@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Where an example tool writes: a line to standard output, a line to standard error.
 ///
@@ -35,8 +34,11 @@ public struct Console: Sendable {
 /// captured.console.write("Jack Johnson")
 /// captured.output  // ["Jack Johnson"]
 /// ```
-public final class CapturedConsole: Sendable {
-  private let lines = Mutex<(output: [String], diagnostics: [String])>(([], []))
+public final class CapturedConsole: @unchecked Sendable {
+  // An `NSLock`, not a `Mutex`: tests run under the thread sanitizer, which cannot see the order of a contended
+  // `Mutex` on Linux (it waits in uninstrumented futex code). The lines are touched only under `lock`.
+  private let lock = NSLock()
+  private var lines: (output: [String], diagnostics: [String]) = ([], [])
 
   /// An empty capture.
   public init() {}
@@ -44,12 +46,12 @@ public final class CapturedConsole: Sendable {
   /// The console to hand to the tool.
   public var console: Console {
     Console(
-      write: { line in self.lines.withLock { $0.output.append(line) } },
-      report: { line in self.lines.withLock { $0.diagnostics.append(line) } })
+      write: { line in self.lock.withLock { self.lines.output.append(line) } },
+      report: { line in self.lock.withLock { self.lines.diagnostics.append(line) } })
   }
 
   /// The lines written to standard output.
-  public var output: [String] { lines.withLock { $0.output } }
+  public var output: [String] { lock.withLock { lines.output } }
   /// The lines written to standard error.
-  public var diagnostics: [String] { lines.withLock { $0.diagnostics } }
+  public var diagnostics: [String] { lock.withLock { lines.diagnostics } }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LazyPromiseTestSupport
 import LoopbackHTTPServer
 import Synchronization
 import Testing
@@ -38,7 +39,7 @@ struct LookUpTests {
 
   @Test("a live lookup asks the server once per run, for the query")
   func liveLookupAsksTheServer() async throws {
-    let targets = Mutex<[String]>([])
+    let targets = Locked<[String]>([])
     try await LoopbackHTTPServer.serving({ request in
       targets.withLock { $0.append(request.target) }
       return .respond(status: 200, "{}")

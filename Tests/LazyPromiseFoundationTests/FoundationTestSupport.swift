@@ -1,6 +1,7 @@
 import Foundation
 import LazyPromise
 import LazyPromiseFoundation
+import LazyPromiseTestSupport
 import LoopbackHTTPServer
 import Synchronization
 
@@ -36,7 +37,7 @@ func cancellableResult<T: Sendable, E>(of promise: Promise<T, E>) async -> Resul
 
 /// A continuation resumed once, and the run it waits for.
 final class CancellableBridge<Value: Sendable>: Sendable {
-  private let state = Mutex<(continuation: CheckedContinuation<Value, Never>?, handle: RunHandle?, cancelled: Bool)>(
+  private let state = Locked<(continuation: CheckedContinuation<Value, Never>?, handle: RunHandle?, cancelled: Bool)>(
     (nil, nil, false))
 
   /// Stores `continuation`, then starts the run.

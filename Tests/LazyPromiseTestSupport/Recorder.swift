@@ -8,7 +8,7 @@ import Synchronization
 /// #expect(log.all == ["delivered"])
 /// ```
 public final class Recorder<Value: Sendable>: Sendable {
-  private let values = Mutex<[Value]>([])
+  private let values = Locked<[Value]>([])
 
   /// An empty list.
   public init() {}

@@ -105,7 +105,7 @@ struct FutureCancelConcurrencyTests {
       let cancels = Counter()
       let delivered = Counter()
       let bothDone = Counter()
-      let completion = Mutex<Promise<Int, LookupError>.Completion?>(nil)
+      let completion = Locked<Promise<Int, LookupError>.Completion?>(nil)
       let future = Promise<Int, LookupError> { done, onCancel in
         completion.withLock { $0 = done }
         onCancel { cancels.increment() }

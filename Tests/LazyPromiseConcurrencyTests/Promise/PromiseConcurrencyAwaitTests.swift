@@ -235,7 +235,7 @@ struct PromiseConcurrencyAwaitTests {
   /// `skew` holds the completion back, a negative one the cancellation. `true` when the value arrived, `false` when cancellation ended the await, `nil` for anything
   /// else.
   static func raceOnce(canSayCancelled: Bool, skew: Int) async -> Bool? {
-    let awaiting = Mutex<Task<Bool?, Never>?>(nil)
+    let awaiting = Locked<Task<Bool?, Never>?>(nil)
     /// Completes on one thread and cancels the awaiting task on another, at the same time give or take `skew`.
     /// Completes on one thread while another cancels the awaiting task.
     let race: @Sendable (_ complete: @escaping @Sendable () -> Void) -> Void = { complete in

@@ -41,7 +41,7 @@ struct RunHandleConcurrencyTests {
   static func raceCancelAgainstCompletion(skew: Int, live: Counter) async -> Outcome {
     let delivered = Counter()
     let cancelHandlerRuns = Counter()
-    let handle = Mutex<RunHandle?>(nil)
+    let handle = Locked<RunHandle?>(nil)
     let bothDone = Counter()
     return await withCheckedContinuation { (done: CheckedContinuation<Outcome, Never>) in
       let finishSide: @Sendable () -> Void = {

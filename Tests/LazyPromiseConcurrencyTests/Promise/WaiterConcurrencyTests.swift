@@ -13,7 +13,7 @@ struct WaiterConcurrencyTests {
 
   /// A task that hands its completion handler to the test, which completes, cancels or drops it from any thread.
   final class Slot: Sendable {
-    let completion = Mutex<Promise<Int, TestError>.Completion?>(nil)
+    let completion = Locked<Promise<Int, TestError>.Completion?>(nil)
 
     var promise: Promise<Int, TestError> {
       Promise { [self] completion in self.completion.withLock { $0 = completion } }
@@ -36,7 +36,7 @@ struct WaiterConcurrencyTests {
     let peak = Counter()
     let group = DispatchGroup()
     var handles: [RunHandle] = []
-    let delivered = Mutex<[Int: Int]>([:])
+    let delivered = Locked<[Int: Int]>([:])
     for run in 0..<Self.runs {
       let slot = Slot()
       let token = LiveToken(live: live, peak: peak)
