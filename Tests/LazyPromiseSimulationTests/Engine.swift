@@ -204,6 +204,29 @@ private struct Builder {
             return SimFunctions.mapError(fn, error)
           }
         }
+      case .flatMapError(let fn):
+        chain = { future in
+          before(future).flatMapError { error in
+            _ = probe
+            tally.call(fn)
+            return Future(result: SimFunctions.thenResult(fn, error.code))
+          }
+        }
+      case .recover(let fn):
+        chain = { future in
+          before(future).recover { error in
+            _ = probe
+            tally.call(fn)
+            return SimFunctions.recover(fn, error)
+          }.setFailureType(to: SimError.self)
+        }
+      case .always(let fn):
+        chain = { future in
+          before(future).always { _ in
+            _ = probe
+            tally.call(fn)
+          }
+        }
       case .fold(let fn):
         chain = { future in
           before(future).fold(SimFunctions.foldElements) { partial, element in

@@ -129,10 +129,13 @@ struct Generator {
 
   private mutating func futureOps() -> [FutureOp] {
     (0..<random.int(0...2)).map { _ in
-      switch random.int(0...3) {
+      switch random.int(0...6) {
       case 0: .map(fn())
       case 1: .flatMap(fn())
       case 2: .fold(fn())
+      case 3: .flatMapError(fn())
+      case 4: .recover(fn())
+      case 5: .always(fn())
       default: .mapError(fn())
       }
     }

@@ -36,6 +36,8 @@ enum ModelMutation: String, CaseIterable, Sendable {
   case retryOneTooMany
   /// `all(maxConcurrent: m)` runs `m + 1` inputs at once.
   case maxConcurrentPlusOne
+  /// A future's `always` is not called on a failure.
+  case futureAlwaysOnSuccessOnly
 }
 
 /// A run (or part of one) that can be cancelled: clause 7. Cancelling runs its hooks once; a finished run ignores it.
@@ -478,6 +480,16 @@ final class Model {
         case (.mapError(let fn), .failure(let error)):
           call(fn)
           result = .failure(SimFunctions.mapError(fn, error))
+        case (.flatMapError(let fn), .failure(let error)):
+          call(fn)
+          result = SimFunctions.thenResult(fn, error.code)
+        case (.recover(let fn), .failure(let error)):
+          call(fn)
+          result = .success(SimFunctions.recover(fn, error))
+        case (.always(let fn), .success):
+          call(fn)
+        case (.always(let fn), .failure):
+          if mutation != .futureAlwaysOnSuccessOnly { call(fn) }
         case (.fold(let fn), .success(let value)):
           // `Future.fold`: a step for each element in turn; the first failure ends the fold.
           result = .success(value)

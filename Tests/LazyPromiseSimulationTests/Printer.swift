@@ -86,6 +86,9 @@ enum Printer {
       case .map(let fn): ".map(f\(fn))"
       case .flatMap(let fn): ".flatMap { Future(value: f\(fn)($0)) }"
       case .mapError(let fn): ".mapError(f\(fn))"
+      case .flatMapError(let fn): ".flatMapError { Future(result: f\(fn)($0.code)) }"
+      case .recover(let fn): ".recover(f\(fn)).setFailureType(to: E.self)"
+      case .always(let fn): ".always { _ in f\(fn)() }"
       case .fold(let fn): ".fold([1, 2]) { Future(result: f\(fn)($0 &+ $1)) }"
       }
     }.joined()
@@ -119,6 +122,9 @@ enum Printer {
       case .map(let fn): ".map(\(fn))"
       case .flatMap(let fn): ".flatMap(\(fn))"
       case .mapError(let fn): ".mapError(\(fn))"
+      case .flatMapError(let fn): ".flatMapError(\(fn))"
+      case .recover(let fn): ".recover(\(fn))"
+      case .always(let fn): ".always(\(fn))"
       case .fold(let fn): ".fold(\(fn))"
       }
     }

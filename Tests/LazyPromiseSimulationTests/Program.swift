@@ -29,11 +29,18 @@ struct Leaf: Equatable {
   var cancelHandler: Bool
 }
 
-/// A stage of a future chain (`Future.map`, `flatMap`, `mapError`, `fold`), each with the id of its counted closure.
+/// A stage of a future chain, each with the id of its counted closure: `Future.map`, `flatMap`, `mapError`,
+/// `flatMapError` and `fold`, which `Future` writes itself, and `recover` and `always`, which go through `Promise`.
 enum FutureOp: Equatable {
   case map(Int)
   case flatMap(Int)
   case mapError(Int)
+  /// `flatMapError` with a function whose future completes with `SimFunctions.thenResult` of the error's code.
+  case flatMapError(Int)
+  /// `recover { }.setFailureType(to: SimError.self)`.
+  case recover(Int)
+  /// `always { _ in }`: called on both outcomes; the result passes on.
+  case always(Int)
   /// `fold([1, 2])` with a step whose future completes with `SimFunctions.thenResult` of the partial value plus the
   /// element: the step can fail, and a failure ends the fold.
   case fold(Int)
@@ -135,7 +142,9 @@ struct Program: Equatable {
 extension FutureOp {
   var fn: Int {
     switch self {
-    case .map(let fn), .flatMap(let fn), .mapError(let fn), .fold(let fn): fn
+    case .map(let fn), .flatMap(let fn), .mapError(let fn), .flatMapError(let fn), .recover(let fn), .always(let fn),
+      .fold(let fn):
+      fn
     }
   }
 }

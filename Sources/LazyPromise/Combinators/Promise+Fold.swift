@@ -74,18 +74,6 @@ extension Future where T: Sendable {
     _ elements: some Sequence<Element>,
     _ step: @escaping @Sendable (_ partial: T, _ element: Element) -> Future<T, E>
   ) -> Future<T, E> {
-    let elements = Array(elements)
-    guard !elements.isEmpty else { return self }
-    return flatMap { Self.foldSteps($0, elements, from: 0, step) }
-  }
-
-  /// The step at `index`, followed by the rest (see `Promise.foldSteps`).
-  private static func foldSteps<Element: Sendable>(
-    _ partial: T, _ elements: [Element], from index: Int,
-    _ step: @escaping @Sendable (T, Element) -> Future<T, E>
-  ) -> Future<T, E> {
-    let next = step(partial, elements[index])
-    guard index + 1 < elements.count else { return next }
-    return next.flatMap { foldSteps($0, elements, from: index + 1, step) }
+    _forwarded { $0.fold(elements) { partial, element in step(partial, element).promise } }
   }
 }

@@ -13,7 +13,7 @@ extension Future {
   /// - Returns: A future with the same value and the new error type.
   @inlinable
   public func mapError<F>(_ transform: @escaping @Sendable (E) -> F) -> Future<T, F> {
-    _catch(.error(transform))
+    _mapError(transform)
   }
 
   /// Continues after an error with more asynchronous work: `E -> Future<T, F>`, e.g. a fallback request.
@@ -29,7 +29,7 @@ extension Future {
   /// - Returns: A future of this future's value, or of the fallback future's result.
   @inlinable
   public func flatMapError<F>(_ transform: @escaping @Sendable (E) -> Future<T, F>) -> Future<T, F> {
-    _catch(.future(transform))
+    _flatMapError(transform)
   }
 
   /// Replaces an error with a value, giving a future that cannot fail.
@@ -44,7 +44,7 @@ extension Future {
   /// - Returns: A future that always succeeds.
   @inlinable
   public func recover(_ transform: @escaping @Sendable (E) -> T) -> Future<T, Never> {
-    _catch(.value(transform))
+    _forwarded { $0.recover(transform) }
   }
 
   /// Runs `body` when the result arrives, whatever it is, then passes it on unchanged.
@@ -60,7 +60,7 @@ extension Future {
   /// - Returns: A future with the same result, completed after `body` has run.
   @inlinable
   public func ensure(_ body: @escaping @Sendable () -> Void) -> Future<T, E> {
-    _tap(.ensure(body))
+    _forwarded { $0.ensure(body) }
   }
 
   /// Observes the result when it arrives, then passes it on unchanged.
@@ -73,7 +73,7 @@ extension Future {
   /// - Returns: A future with the same result, completed after `body` has run.
   @inlinable
   public func always(_ body: @escaping @Sendable (Result<T, E>) -> Void) -> Future<T, E> {
-    _tap(.always(body))
+    _forwarded { $0.always(body) }
   }
 }
 
@@ -91,7 +91,7 @@ extension Future where E == Never {
   /// - Returns: A future with the same value, typed to fail with `F`.
   @inlinable
   public func setFailureType<F: Error>(to failureType: F.Type) -> Future<T, F> {
-    _catch(.error { (_: Never) -> F in })  // uninhabited input: the body needs no statement
+    _mapError { (_: Never) -> F in }  // uninhabited input: the body needs no statement
   }
 
   /// Deprecated where it can never run: a future whose error type is `Never` cannot fail, so there is no error to map.

@@ -51,7 +51,7 @@ extension Future {
     _ transform: @escaping @Sendable (T) -> U, file: StaticString = #fileID, line: UInt = #line
   ) -> Future<U, E> {
     _reportNestedStep(U.self, file: file, line: line)
-    return _then(.value(transform))
+    return _map(transform)
   }
 
   /// A closure with `return` statements that returns `.success(...)` or `.failure(...)` without a written result
@@ -86,7 +86,7 @@ extension Future {
   /// - Returns: A future of the transformed value.
   @inlinable
   public func map<U>(_ transform: @escaping @Sendable (T) -> U) -> Future<U, E> {
-    _then(.value(transform))
+    _map(transform)
   }
 
   /// Transforms the value with a function that can fail: the unambiguous spelling of `then` with a
@@ -103,7 +103,7 @@ extension Future {
   /// - Returns: A future of the transformed value.
   @inlinable
   public func attemptMap<U>(_ transform: @escaping @Sendable (T) -> Result<U, E>) -> Future<U, E> {
-    _then(.result(transform))
+    _thenStep(transform)
   }
 
   /// Continues with more asynchronous work: the unambiguous spelling of `then` with a `T -> Future<U, E>`
@@ -117,6 +117,6 @@ extension Future {
   /// - Returns: A future of the inner future's value.
   @inlinable
   public func flatMap<U>(_ transform: @escaping @Sendable (T) -> Future<U, E>) -> Future<U, E> {
-    _then(.future(transform))
+    _thenStep(transform)
   }
 }

@@ -166,12 +166,16 @@ struct FutureCancelTests {
       return value + 1
     }
     let tapped = root.tap { _ in calls.increment() }
-    derived.cancel()
-    tapped.cancel()
+    // Operators that `Future` forwards to `Promise` (record 0006): the cancel reaches their run, not the root.
+    let always = root.always { _ in calls.increment() }
+    let folded = root.fold([1]) { partial, element in
+      calls.increment()
+      return Future(value: partial + element)
+    }
+    for future in [derived, tapped, always, folded] { future.cancel() }
     resolver.resolve(1)
     #expect(calls.current == 0)
-    #expect(derived.result == .failure(.cancelled))
-    #expect(tapped.result == .failure(.cancelled))
+    for future in [derived, tapped, always, folded] { #expect(future.result == .failure(.cancelled)) }
     #expect(root.result == .success(1))
     #expect(!root.isCancelled)
   }

@@ -151,9 +151,10 @@ struct FutureTests {
     }
     _ = future.recover { _ in 0 }.map { _ in order.append("recover") }
     _ = future.always { _ in order.append("always") }
+    _ = future.ensure { order.append("ensure") }
     future.observe { _ in order.append("second observer") }
     resolver.resolve(0)
-    #expect(order.all == ["view", "first observer", "fold", "recover", "always", "second observer"])
+    #expect(order.all == ["view", "first observer", "fold", "recover", "always", "ensure", "second observer"])
   }
 
   @Test("19.5 an observer may observe, complete and read the future that calls it")

@@ -80,7 +80,21 @@ extension Future {
         return Future<Step.Success, E>(error: error)
       case .success(let value):
         guard Step._mayRecurse else { return transform(value)._asFuture() }
-        return _hopping(transform, value)
+        // A loop written as recursion (`count(n) = done.then { count(n - 1) }`) calls back into `then` from its
+        // transform: once the stack budget is spent, the rest continues from the outermost hop, and this returns
+        // a pending future that the hop completes.
+        return _hop(
+          returning: { transform(value)._asFuture() },
+          queued: {
+            let target = Future<Step.Success, E>(_pending: ())
+            return (
+              target,
+              {
+                guard !target._state.isCompleted else { return }  // cancelled before the hop ran: run nothing
+                transform(value)._settle(into: target).run()
+              }
+            )
+          })
       }
     }
     let target = Future<Step.Success, E>(_pending: ())
@@ -88,69 +102,44 @@ extension Future {
     return target
   }
 
-  /// `transform(value)`'s future, through the trampoline. A loop written as recursion
-  /// (`count(n) = done.then { count(n - 1) }`) calls back into a step from its transform: once the stack budget
-  /// is spent, the rest continues from the outermost hop, and this returns a pending future that the hop completes.
+  /// Applies `map`'s function now if the result is here, or registers it for when it arrives.
   @inlinable
-  @inline(__always)
-  func _hopping<Step: FutureThenStep>(
-    _ transform: @escaping @Sendable (T) -> Step, _ value: T
-  ) -> Future<Step.Success, E> where Step.Failure == E {
-    _hop(
-      returning: { transform(value)._asFuture() },
-      queued: {
-        let target = Future<Step.Success, E>(_pending: ())
-        return (
-          target,
-          {
-            guard !target._state.isCompleted else { return }  // cancelled before the hop ran: run nothing
-            transform(value)._settle(into: target).run()
-          }
-        )
-      })
-  }
-
-  /// Applies a value-side step now if the result is here, or registers it for when it arrives.
-  @inlinable
-  func _then<U>(_ step: _FutureValueStep<T, U, E>) -> Future<U, E> {
-    if _state.isCompleted {
-      let result = _storedResult
-      if case .success(let value) = result, case .future(let transform) = step {
-        return _hopping(transform, value)
-      }
-      let target = Future<U, E>(_pending: ())
-      step.continue(with: result, into: target).run()
-      return target
-    }
+  func _map<U>(_ transform: @escaping @Sendable (T) -> U) -> Future<U, E> {
+    if _state.isCompleted { return Future<U, E>(result: _storedResult.map(transform)) }
     let target = Future<U, E>(_pending: ())
-    _register(_FutureValueStage(step, target: target))
+    _register(_FutureValueStage(transform, target: target))
     return target
   }
 
-  /// Applies an error-side step now if the result is here, or registers it for when it arrives.
+  /// Applies `mapError`'s function now if the result is here, or registers it for when it arrives.
   @inlinable
-  func _catch<F>(_ step: _FutureErrorStep<T, E, F>) -> Future<T, F> {
+  func _mapError<F>(_ transform: @escaping @Sendable (E) -> F) -> Future<T, F> {
+    if _state.isCompleted { return Future<T, F>(result: _storedResult.mapError(transform)) }
+    let target = Future<T, F>(_pending: ())
+    _register(_FutureErrorStage(transform, target: target))
+    return target
+  }
+
+  /// Applies `flatMapError`'s function now if the error is here, or registers it for when it arrives.
+  @inlinable
+  func _flatMapError<F>(_ transform: @escaping @Sendable (E) -> Future<T, F>) -> Future<T, F> {
     if _state.isCompleted {
-      let result = _storedResult
-      if case .failure(let error) = result, case .future(let transform) = step { return transform(error) }
-      let target = Future<T, F>(_pending: ())
-      step.continue(with: result, into: target).run()
-      return target
+      switch _storedResult {
+      case .success(let value): return Future<T, F>(value: value)
+      case .failure(let error): return transform(error)
+      }
     }
     let target = Future<T, F>(_pending: ())
-    _register(_FutureErrorStage(step, target: target))
+    _register(_FutureFallbackStage(transform, target: target))
     return target
   }
 
-  /// Runs a side effect now if the result is here, or registers it for when it arrives.
+  /// `operation` applied to a promise of this future's result, then started: the one path of every operator that
+  /// `Future` does not write itself (Docs/Proposals/0006-future-surface.md). The promise registers an observer of
+  /// its own, so the operator runs at its own place among this future's observers (contract 19.4).
   @inlinable
-  func _tap(_ step: _FutureTap<T, E>) -> Future<T, E> {
-    if _state.isCompleted {
-      step.apply(to: _storedResult)
-      return self
-    }
-    let target = Future<T, E>(_pending: ())
-    _register(_FutureTapStage(step, target: target))
-    return target
+  func _forwarded<U, F>(_ operation: (Promise<T, E>) -> Promise<U, F>) -> Future<U, F> {
+    nonisolated(unsafe) let future = self  // a future is thread-safe; `T` need not be `Sendable` to observe it
+    return operation(Promise { completion in future.observe(completion) }).start()
   }
 }

@@ -1,4 +1,4 @@
-// The observers `observe`, `then`, `map`, `flatMap` and the error operators of `Future` register. A stage holds
+// The observers `observe`, `then`, `map`, `flatMap` and `mapError` of `Future` register. A stage holds
 // the future it completes (`target`) and returns that future's observers to the run loop instead of calling
 // them, which keeps a chain of any length in constant stack.
 
@@ -54,33 +54,25 @@ final class _FutureForward<T, E: Error>: _FutureStage<T, E, T, E> {
   }
 }
 
-/// The function of a value-side stage, stored with the exact type its operator received.
-@usableFromInline
-enum _FutureValueStep<S, T, E: Error> {
-  case value(@Sendable (S) -> T)
-  case result(@Sendable (S) -> Result<T, E>)
-  case future(@Sendable (S) -> Future<T, E>)
-}
-
-/// `then`, `map`, `flatMap`: transforms a value; an error passes through.
+/// `map`: transforms a value; an error passes through.
 @usableFromInline
 final class _FutureValueStage<S, T, E: Error>: _FutureStage<S, E, T, E> {
-  @usableFromInline let step: _FutureValueStep<S, T, E>
+  @usableFromInline let transform: @Sendable (S) -> T
 
   @inlinable
-  init(_ step: _FutureValueStep<S, T, E>, target: Future<T, E>) {
-    self.step = step
+  init(_ transform: @escaping @Sendable (S) -> T, target: Future<T, E>) {
+    self.transform = transform
     super.init(target: target) { node in
       let this = unsafeDowncast(node, to: _FutureValueStage<S, T, E>.self)
       if this.isTargetCancelled { return .empty }
-      return this.step.continue(with: this.takeDelivered(), into: this.target)
+      return this.target._settle(this.takeDelivered().map(this.transform))
     }
   }
 }
 
-/// `then`: applies the function a `FutureThenBuilder` closure (or a `Result`/`Future` function) became, stored
-/// with its own `(S) -> Step` type — converting it to one of `_FutureValueStep`'s function types would cost a
-/// reabstraction thunk, an allocation, per stage.
+/// `then`, `attemptMap`, `flatMap`: applies a function returning a `Result` or a `Future`, stored with its own
+/// `(S) -> Step` type: converting it to another function type would cost a reabstraction thunk, an allocation, per
+/// stage.
 @usableFromInline
 final class _FutureStepStage<S, Step: FutureThenStep>: _FutureStage<S, Step.Failure, Step.Success, Step.Failure> {
   @usableFromInline let transform: @Sendable (S) -> Step
@@ -99,93 +91,37 @@ final class _FutureStepStage<S, Step: FutureThenStep>: _FutureStage<S, Step.Fail
   }
 }
 
-extension _FutureValueStep {
-  /// Applies the step to `result` and completes `target` (now, or when a returned future completes).
-  @inlinable
-  func `continue`(with result: Result<S, E>, into target: Future<T, E>) -> _FutureNodeList {
-    switch result {
-    case .failure(let error):
-      return target._settle(.failure(error))
-    case .success(let value):
-      switch self {
-      case .value(let transform): return target._settle(.success(transform(value)))
-      case .result(let transform): return target._settle(transform(value))
-      case .future(let transform): return transform(value)._forward(to: target)
-      }
-    }
-  }
-}
-
-/// The function of an error-side stage, stored with the exact type its operator received.
-@usableFromInline
-enum _FutureErrorStep<T, F: Error, E: Error> {
-  case error(@Sendable (F) -> E)
-  case value(@Sendable (F) -> T)
-  case future(@Sendable (F) -> Future<T, E>)
-}
-
-/// `mapError`, `recover`, `flatMapError`: transforms an error; a value passes through.
+/// `mapError`, `setFailureType`: transforms an error; a value passes through.
 @usableFromInline
 final class _FutureErrorStage<T, F: Error, E: Error>: _FutureStage<T, F, T, E> {
-  @usableFromInline let step: _FutureErrorStep<T, F, E>
+  @usableFromInline let transform: @Sendable (F) -> E
 
   @inlinable
-  init(_ step: _FutureErrorStep<T, F, E>, target: Future<T, E>) {
-    self.step = step
+  init(_ transform: @escaping @Sendable (F) -> E, target: Future<T, E>) {
+    self.transform = transform
     super.init(target: target) { node in
       let this = unsafeDowncast(node, to: _FutureErrorStage<T, F, E>.self)
       if this.isTargetCancelled { return .empty }
-      return this.step.continue(with: this.takeDelivered(), into: this.target)
+      return this.target._settle(this.takeDelivered().mapError(this.transform))
     }
   }
 }
 
-extension _FutureErrorStep {
-  /// Applies the step to `result` and completes `target` (now, or when a returned future completes).
-  @inlinable
-  func `continue`(with result: Result<T, F>, into target: Future<T, E>) -> _FutureNodeList {
-    switch result {
-    case .success(let value):
-      return target._settle(.success(value))
-    case .failure(let error):
-      switch self {
-      case .error(let transform): return target._settle(.failure(transform(error)))
-      case .value(let transform): return target._settle(.success(transform(error)))
-      case .future(let transform): return transform(error)._forward(to: target)
-      }
-    }
-  }
-}
-
-/// The side effect of `ensure` or `always`, stored with the exact type its operator received.
+/// `flatMapError`: continues after an error with the future its function returns; a value passes through.
 @usableFromInline
-enum _FutureTap<T, E: Error> {
-  case ensure(@Sendable () -> Void)
-  case always(@Sendable (Result<T, E>) -> Void)
+final class _FutureFallbackStage<T, F: Error, E: Error>: _FutureStage<T, F, T, E> {
+  @usableFromInline let transform: @Sendable (F) -> Future<T, E>
 
   @inlinable
-  func apply(to result: Result<T, E>) {
-    switch self {
-    case .ensure(let body): body()
-    case .always(let body): body(result)
-    }
-  }
-}
-
-/// `ensure`, `always`: runs a side effect on both outcomes and passes the result on.
-@usableFromInline
-final class _FutureTapStage<T, E: Error>: _FutureStage<T, E, T, E> {
-  @usableFromInline let tap: _FutureTap<T, E>
-
-  @inlinable
-  init(_ tap: _FutureTap<T, E>, target: Future<T, E>) {
-    self.tap = tap
+  init(_ transform: @escaping @Sendable (F) -> Future<T, E>, target: Future<T, E>) {
+    self.transform = transform
     super.init(target: target) { node in
-      let this = unsafeDowncast(node, to: _FutureTapStage<T, E>.self)
+      let this = unsafeDowncast(node, to: _FutureFallbackStage<T, F, E>.self)
       if this.isTargetCancelled { return .empty }
-      let result = this.takeDelivered()
-      this.tap.apply(to: result)
-      return this.target._settle(result)
+      switch this.takeDelivered() {
+      case .success(let value): return this.target._settle(.success(value))
+      case .failure(let error): return this.transform(error)._forward(to: this.target)  // 19.14: `_forward` sees itself
+      }
     }
   }
 }
