@@ -84,7 +84,9 @@ struct LazyPromiseSimulationTests {
     }
   }
 
-  @Test("the check finds a model that is wrong", arguments: [ModelMutation.retryOneTooMany, .maxConcurrentPlusOne, .futureAlwaysOnSuccessOnly])
+  @Test(
+    "the check finds a model that is wrong",
+    arguments: [ModelMutation.retryOneTooMany, .maxConcurrentPlusOne, .futureAlwaysOnSuccessOnly])
   func aBrokenModelIsFound(_ mutation: ModelMutation) async {
     let excluded = Self.excluded
     let found = await Self.onLargeStack { () -> UInt64? in
