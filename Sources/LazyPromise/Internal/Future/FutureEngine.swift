@@ -69,69 +69,72 @@ extension Future {
 // MARK: - Stages: applied now if the result is here, registered otherwise
 
 extension Future {
-  /// Applies a `then` step now if the result is here, or registers it for when it arrives.
+  /// The one shape of every observer stage: `now` the result if it is here, otherwise a pending future that the
+  /// stage `later` makes completes, registered for when the result arrives.
+  @inlinable
+  @inline(__always)
+  func _chain<U, F>(
+    now: (Result<T, E>) -> Future<U, F>, later: (Future<U, F>) -> _FutureObserverOf<T, E>
+  ) -> Future<U, F> {
+    if _state.isCompleted { return now(_storedResult) }
+    let target = Future<U, F>(_pending: ())
+    _register(later(target))
+    return target
+  }
+
+  /// `then`, `attemptMap`, `flatMap`.
   @inlinable
   func _thenStep<Step: FutureThenStep>(
     _ transform: @escaping @Sendable (T) -> Step
   ) -> Future<Step.Success, E> where Step.Failure == E {
-    if _state.isCompleted {
-      switch _storedResult {
-      case .failure(let error):
-        return Future<Step.Success, E>(error: error)
-      case .success(let value):
-        guard Step._mayRecurse else { return transform(value)._asFuture() }
-        // A loop written as recursion (`count(n) = done.then { count(n - 1) }`) calls back into `then` from its
-        // transform: once the stack budget is spent, the rest continues from the outermost hop, and this returns
-        // a pending future that the hop completes.
-        return _hop(
-          returning: { transform(value)._asFuture() },
-          queued: {
-            let target = Future<Step.Success, E>(_pending: ())
-            return (
-              target,
-              {
-                guard !target._state.isCompleted else { return }  // cancelled before the hop ran: run nothing
-                transform(value)._settle(into: target).run()
-              }
-            )
-          })
-      }
-    }
-    let target = Future<Step.Success, E>(_pending: ())
-    _register(_FutureStepStage(transform, target: target))
-    return target
+    _chain(
+      now: { result in
+        switch result {
+        case .failure(let error):
+          return Future<Step.Success, E>(error: error)
+        case .success(let value):
+          guard Step._mayRecurse else { return transform(value)._asFuture() }
+          // A loop written as recursion (`count(n) = done.then { count(n - 1) }`) calls back into `then` from its
+          // transform: once the stack budget is spent, the rest continues from the outermost hop, and this returns
+          // a pending future that the hop completes.
+          return _hop(
+            returning: { transform(value)._asFuture() },
+            queued: {
+              let target = Future<Step.Success, E>(_pending: ())
+              return (
+                target,
+                {
+                  guard !target._state.isCompleted else { return }  // cancelled before the hop ran: run nothing
+                  transform(value)._settle(into: target).run()
+                }
+              )
+            })
+        }
+      }, later: { _FutureStepStage(transform, target: $0) })
   }
 
-  /// Applies `map`'s function now if the result is here, or registers it for when it arrives.
+  /// `map`.
   @inlinable
   func _map<U>(_ transform: @escaping @Sendable (T) -> U) -> Future<U, E> {
-    if _state.isCompleted { return Future<U, E>(result: _storedResult.map(transform)) }
-    let target = Future<U, E>(_pending: ())
-    _register(_FutureValueStage(transform, target: target))
-    return target
+    _chain(now: { Future<U, E>(result: $0.map(transform)) }, later: { _FutureValueStage(transform, target: $0) })
   }
 
-  /// Applies `mapError`'s function now if the result is here, or registers it for when it arrives.
+  /// `mapError`, `setFailureType`.
   @inlinable
   func _mapError<F>(_ transform: @escaping @Sendable (E) -> F) -> Future<T, F> {
-    if _state.isCompleted { return Future<T, F>(result: _storedResult.mapError(transform)) }
-    let target = Future<T, F>(_pending: ())
-    _register(_FutureErrorStage(transform, target: target))
-    return target
+    _chain(now: { Future<T, F>(result: $0.mapError(transform)) }, later: { _FutureErrorStage(transform, target: $0) })
   }
 
-  /// Applies `flatMapError`'s function now if the error is here, or registers it for when it arrives.
+  /// `flatMapError`.
   @inlinable
   func _flatMapError<F>(_ transform: @escaping @Sendable (E) -> Future<T, F>) -> Future<T, F> {
-    if _state.isCompleted {
-      switch _storedResult {
-      case .success(let value): return Future<T, F>(value: value)
-      case .failure(let error): return transform(error)
-      }
-    }
-    let target = Future<T, F>(_pending: ())
-    _register(_FutureFallbackStage(transform, target: target))
-    return target
+    _chain(
+      now: { result in
+        switch result {
+        case .success(let value): return Future<T, F>(value: value)
+        case .failure(let error): return transform(error)
+        }
+      }, later: { _FutureFallbackStage(transform, target: $0) })
   }
 
   /// `operation` applied to a promise of this future's result, then started: the one path of every operator that
