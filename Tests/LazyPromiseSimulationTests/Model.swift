@@ -38,6 +38,16 @@ enum ModelMutation: String, CaseIterable, Sendable {
   case maxConcurrentPlusOne
   /// A future's `always` is not called on a failure.
   case futureAlwaysOnSuccessOnly
+
+  /// The operator family (`LAZYPROMISE_SIM_EXCLUDE`) whose programs can tell this model apart.
+  var family: String {
+    switch self {
+    case .none: ""
+    case .retryOneTooMany: "retry"
+    case .maxConcurrentPlusOne: "combinators"
+    case .futureAlwaysOnSuccessOnly: "future"
+    }
+  }
 }
 
 /// A run (or part of one) that can be cancelled: clause 7. Cancelling runs its hooks once; a finished run ignores it.
