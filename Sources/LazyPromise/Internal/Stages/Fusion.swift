@@ -203,15 +203,18 @@ func _driveSegment<T, E: Error>(
       position &-= 1
       stages.initializeElement(at: position, to: stage)
     }
-    // The output, and the waiter made here that holds `last`, if any (a frame waits at most once): one allocation,
-    // as a further nested one costs every join a frame of stack, and a captured `var` would be boxed.
-    return withUnsafeTemporaryAllocation(of: (Result<T, E>, _Waiter?).self, capacity: 1) { frame in
-      let raw = UnsafeMutableRawPointer(frame.baseAddress.unsafelyUnwrapped)
-      // A tuple's elements are laid out in order, each at the next multiple of its alignment.
-      let outputPointer = raw.assumingMemoryBound(to: Result<T, E>.self)
-      let alignment = MemoryLayout<_Waiter?>.alignment
-      let holdingOffset = (MemoryLayout<Result<T, E>>.size &+ alignment &- 1) & ~(alignment &- 1)
-      let holding = (raw + holdingOffset).assumingMemoryBound(to: _Waiter?.self)
+    // The output, and after it the waiter made here that holds `last`, if any (a frame waits at most once): one
+    // allocation, as a further nested one costs every join stack, and a captured `var` would be boxed. Raw bytes,
+    // not a tuple, whose metadata unspecialized code would look up at every call.
+    let alignment = MemoryLayout<_Waiter?>.alignment
+    let holdingOffset = (MemoryLayout<Result<T, E>>.size &+ alignment &- 1) & ~(alignment &- 1)
+    return withUnsafeTemporaryAllocation(
+      byteCount: holdingOffset &+ MemoryLayout<_Waiter?>.size,
+      alignment: max(MemoryLayout<Result<T, E>>.alignment, alignment)
+    ) { frame in
+      let raw = frame.baseAddress.unsafelyUnwrapped
+      let outputPointer = raw.bindMemory(to: Result<T, E>.self, capacity: 1)
+      let holding = (raw + holdingOffset).bindMemory(to: _Waiter?.self, capacity: 1)
       holding.initialize(to: nil)
       func rest(_ index: Int) -> _Waiter {
         let waiter = _SegmentWaiter(handle: handle, last: last, count: count, index: index, completion: completion)
