@@ -113,4 +113,106 @@ struct WaiterConcurrencyTests {
     group.wait()
     #expect(live.current == 0)
   }
+
+  /// Runs a chain of `joins` joins, let go of as soon as `run` returns, whose tasks complete on another thread after
+  /// a random delay, so that an input often arrives while the frame that started its wait is still returning (the
+  /// stage borrowed, not yet kept by a reference: `_Waiter.keep`); with `cancelling`, a cancel races them too. Each
+  /// run must end exactly one way, deliver the right value if it delivers, and free the chain.
+  func joinsCompletedElsewhere(joins: Int, cancelling: Bool) {
+    let live = Counter()
+    let peak = Counter()
+    let working = DispatchGroup()  // every task's completion and every cancel, until it has returned
+    let delivered = Locked<[Int: Int]>([:])
+    var handles: [RunHandle] = []
+    for run in 0..<Self.runs {
+      let token = LiveToken(live: live, peak: peak)
+      var chain = Promise<Int, TestError>(value: 0)
+      for _ in 0..<joins {
+        chain = chain.then { value in
+          let next = withExtendedLifetime(token) { value &+ 1 }
+          return Promise<Int, TestError> { completion in
+            let skew = Int.random(in: 0...300)
+            working.enter()
+            DispatchQueue.global().async {
+              spin(skew)
+              completion(.success(next))
+              working.leave()
+            }
+          }
+        }
+      }
+      let handle = chain.run { result in
+        if case .success(let value) = result { delivered.withLock { $0[run] = value } }
+      }
+      chain = Promise(value: 0)  // the caller lets go of the chain at once
+      handles.append(handle)
+      if cancelling {
+        working.enter()
+        DispatchQueue.global().async {
+          spin(Int.random(in: 0...600))
+          handle.cancel()
+          working.leave()
+        }
+      }
+    }
+    working.wait()
+    let values = delivered.withLock { $0 }
+    var inconsistent = 0
+    for (run, handle) in handles.enumerated() {
+      let ended = handle.isDelivered != handle.isCancelled
+      let right = handle.isDelivered ? values[run] == joins : values[run] == nil
+      if !(ended && right) { inconsistent += 1 }
+    }
+    #expect(inconsistent == 0)
+    handles.removeAll()
+    #expect(live.current == 0)
+  }
+
+  @Test(
+    "6.6 joins completed on another thread while the run that waits for them returns deliver once and free the chain")
+  func joinsCompletedWhileTheirFrameReturns() {
+    joinsCompletedElsewhere(joins: 4, cancelling: false)
+  }
+
+  @Test("6.6, 7.5 joins completed on another thread while a cancel races them end one way and free the chain")
+  func joinsCompletedWhileCancelled() {
+    joinsCompletedElsewhere(joins: 4, cancelling: true)
+  }
+
+  @Test("6.6 an input that borrows a segment's stages on another thread while its run returns keeps them until done")
+  func inputBorrowingWhileItsRunReturns() {
+    let live = Counter()
+    let peak = Counter()
+    let inside = DispatchSemaphore(value: 0)
+    let letGo = DispatchSemaphore(value: 0)
+    let completed = DispatchGroup()
+    let delivered = Locked<Int?>(nil)
+    var handle: RunHandle?
+    do {
+      let token = LiveToken(live: live, peak: peak)
+      let chain = Promise<Int, TestError>(value: 0)
+        .then { value in
+          Promise<Int, TestError> { completion in
+            completed.enter()
+            DispatchQueue.global().async {
+              completion(.success(value + 1))
+              completed.leave()
+            }
+            inside.wait()  // the input is in the next stage, on the stages it borrowed from this frame
+          }
+        }
+        .map { value in
+          inside.signal()
+          letGo.wait()  // until the run has returned and the caller has let go of the chain
+          return withExtendedLifetime(token) { value + 1 }
+        }
+        .map { $0 + 1 }
+      handle = chain.run { result in delivered.withLock { $0 = try? result.get() } }
+    }
+    letGo.signal()
+    completed.wait()
+    #expect(delivered.withLock { $0 } == 3)
+    #expect(handle?.isDelivered == true)
+    #expect(live.current == 0)
+  }
 }

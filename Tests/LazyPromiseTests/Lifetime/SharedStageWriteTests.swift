@@ -52,22 +52,51 @@ struct SharedStageWriteTests {
     #expect(probe.count() == before)
   }
 
-  @Test(
-    "a run that joins on a promise leaves the shared stages' counts alone afterwards; its waiter still retains the last one"
-  )
-  func aJoinsWaiterStillRetainsItsSegmentsLastStage() {
+  @Test("a run of shared joins that complete synchronously leaves the shared stages' reference counts alone")
+  func synchronousJoinsLeaveTheSharedStagesAlone() {
     let probe = Probe()
-    var chain = Promise<Int, Never>(value: 1)
-    for _ in 0..<2 {
+    var chain = Promise<Int, Never>(value: 0)
+    for _ in 0..<10 {
       chain = chain.then { value in Promise<Int, Never> { completion in completion(.success(value &+ 1)) } }
     }
     let recorded = probe.recording(chain)
     let before = probe.count()
-    recorded.run(some: { _ in })
-    #expect(probe.count() == before)
-    // Not yet: the waiter holds the segment's stages with a retain of its own (Docs/Proposals/0004-shared-stages.md).
-    withKnownIssue("a waiting segment's waiter retains the segment's last stage on every run") {
+    let delivered = Mutex(0)
+    for _ in 0..<3 {
+      recorded.run(some: { value in delivered.withLock { $0 = value } })
+      #expect(delivered.withLock { $0 } == 10)
       #expect(probe.during.withLock { $0 } == before)
+      #expect(probe.count() == before)
     }
+  }
+
+  @Test(
+    "a run of shared joins that complete later keeps the segment's last stage by one reference while it waits"
+  )
+  func asynchronousJoinsKeepTheLastStageByOneReference() {
+    let probe = Probe()
+    let pending = Mutex<[@Sendable (Result<Int, Never>) -> Void]>([])
+    var chain = Promise<Int, Never>(value: 0)
+    for _ in 0..<10 {
+      chain = chain.then { value in
+        Promise<Int, Never> { completion in
+          pending.withLock { $0.append { _ in completion(.success(value &+ 1)) } }
+        }
+      }
+    }
+    let recorded = probe.recording(chain)
+    let before = probe.count()
+    let delivered = Mutex(0)
+    recorded.run(some: { value in delivered.withLock { $0 = value } })
+    var waits = 0
+    while let next = pending.withLock({ $0.popLast() }) {
+      #expect(probe.count() == before + 1)  // one reference, handed from each waiter to the next
+      next(.success(0))
+      waits += 1
+    }
+    #expect(waits == 10)
+    #expect(delivered.withLock { $0 } == 10)
+    #expect(probe.during.withLock { $0 } == before + 1)  // the last input owns that reference while it runs
+    #expect(probe.count() == before)
   }
 }

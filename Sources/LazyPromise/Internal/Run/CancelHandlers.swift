@@ -66,7 +66,7 @@ struct CancelHandlers {
     var stages: [_AnyStage] = []
     while let top = waiters {
       waiters = top._withUnsafeGuaranteedRef { waiter in
-        if let stage = waiter.take() { stages.append(stage) }
+        if let stage = waiter.takeForCancel() { stages.append(stage) }
         return unlinked(waiter)
       }
     }

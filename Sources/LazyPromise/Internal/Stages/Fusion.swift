@@ -179,24 +179,23 @@ func _runFused<T, E: Error>(
 ) -> Bool {
   let count = min(Int(last._fusedRun), Int((last._depth &- 1) % UInt32(_segmentLimit)) &+ 1)
   guard count > 1 else { return false }
-  _driveSegment(last, count: count, from: 0, input: nil, handle, completion)
+  let made = _driveSegment(Unmanaged.passUnretained(last), count: count, from: 0, input: nil, handle, completion)
+  _ = made?.keep(owned: false)  // our caller keeps `last` alive until this returns
   return true
 }
 
 /// Drives the stages from `index` on of the segment of `count` stages that ends at `last`: starts the segment when
 /// `input` is `nil`, or applies stage `index` to `input`. Delivers the segment's output to `completion`.
+///
+/// The caller keeps `last` alive until this returns. A waiter made here borrows `last`; it is returned if it holds
+/// it, and the caller must then give it a reference (`_Waiter.keep`) while `last` is still alive.
 @inlinable
 func _driveSegment<T, E: Error>(
-  _ last: _AnyStage, count: Int, from index: Int, input: UnsafeMutableRawPointer?, _ handle: RunHandle,
+  _ last: Unmanaged<_AnyStage>, count: Int, from index: Int, input: UnsafeMutableRawPointer?, _ handle: RunHandle,
   _ completion: @escaping @Sendable (Result<T, E>) -> Void
-) {
-  func rest(_ index: Int) -> _Waiter {
-    let waiter = _SegmentWaiter(handle: handle, last: last, count: count, index: index, completion: completion)
-    if index != count { handle._park(waiter) }  // a wait at the last stage holds no stage: nothing to take back
-    return waiter
-  }
+) -> _Waiter? {
   withUnsafeTemporaryAllocation(of: Unmanaged<_AnyStage>.self, capacity: count) { stages in
-    var stage = Unmanaged.passUnretained(last)
+    var stage = last
     var position = count &- 1
     stages.initializeElement(at: position, to: stage)
     while position > index {
@@ -204,8 +203,28 @@ func _driveSegment<T, E: Error>(
       position &-= 1
       stages.initializeElement(at: position, to: stage)
     }
-    withUnsafeTemporaryAllocation(of: Result<T, E>.self, capacity: 1) { output in
-      let outputPointer = output.baseAddress.unsafelyUnwrapped
+    // The output, and after it the waiter made here that holds `last`, if any (a frame waits at most once): one
+    // allocation, as a further nested one costs every join stack, and a captured `var` would be boxed. Raw bytes,
+    // not a tuple, whose metadata unspecialized code would look up at every call.
+    let alignment = MemoryLayout<_Waiter?>.alignment
+    let holdingOffset = (MemoryLayout<Result<T, E>>.size &+ alignment &- 1) & ~(alignment &- 1)
+    return withUnsafeTemporaryAllocation(
+      byteCount: holdingOffset &+ MemoryLayout<_Waiter?>.size,
+      alignment: max(MemoryLayout<Result<T, E>>.alignment, alignment)
+    ) { frame in
+      let raw = frame.baseAddress.unsafelyUnwrapped
+      let outputPointer = raw.bindMemory(to: Result<T, E>.self, capacity: 1)
+      let holding = (raw + holdingOffset).bindMemory(to: _Waiter?.self, capacity: 1)
+      holding.initialize(to: nil)
+      func rest(_ index: Int) -> _Waiter {
+        let waiter = _SegmentWaiter(handle: handle, last: last, count: count, index: index, completion: completion)
+        if index != count {  // a wait at the last stage holds no stage: nothing to take back or keep
+          handle._park(waiter)
+          if let earlier = holding.pointee { _ = earlier.keep(owned: false) }
+          holding.pointee = waiter
+        }
+        return waiter
+      }
       let fused = _Fused(
         stages: UnsafePointer(stages.baseAddress.unsafelyUnwrapped), count: count, handle: handle,
         output: UnsafeMutableRawPointer(outputPointer))
@@ -213,6 +232,7 @@ func _driveSegment<T, E: Error>(
       if stage._withUnsafeGuaranteedRef({ $0._fused($0, call, rest) }) {
         _deliver(outputPointer.move(), to: completion)
       }
+      return holding.move()
     }
   }
 }

@@ -8,6 +8,13 @@ import Synchronization
 // - the rest of the segment (`resume`): `_SegmentWaiter` drives the remaining stages with the input;
 // - the hold of the segment's stages while it waits, which the input or `cancel()` takes, whichever comes first.
 //
+// The hold is borrowed while it can be: the frame of `_driveSegment` that made the waiter keeps the stage alive until
+// it returns, so a wait that ends within that frame (a task that completes synchronously) writes no shared reference
+// count (Engine.md, invariant 9). Only as the frame returns with the waiter still holding the stage does it give the
+// waiter a reference (`keep`): its own if it owns one (a frame resumed from a retained hold), else a new retain. An
+// input that takes a borrowed stage on another thread while that frame is still running borrows it in turn (`lent`);
+// the frame, returning, leaves a reference for the input to release. Docs/Proposals/0004-shared-stages.md.
+//
 // The run's handle links every waiter that holds stages in a list under its lock, innermost first, without owning
 // them (`CancelHandlers.park`), so that `cancel()` can take their stages: a task that keeps its completion handler
 // (a mailbox, a registry that never removes its handlers) then keeps only the waiter and the handle alive, not the
@@ -22,9 +29,11 @@ class _Waiter: @unchecked Sendable {
   @usableFromInline let handle: RunHandle
   /// The run's generation when a task was started for this wait: its completion counts only for that generation.
   @exclusivity(unchecked) @usableFromInline var generation = 0  // written before the task is given the waiter
-  /// The segment's last stage, retained (and through it every stage before it); taken once, by the input or by
-  /// `cancel()`. `nil` from the start for a wait at the segment's last stage, where no stage runs again.
-  @usableFromInline let stage: Atomic<Unmanaged<_AnyStage>?>
+  /// The segment's last stage (and through it every stage before it), held as `hold` says; taken once, by the input
+  /// or by `cancel()`. `nil` for a wait at the segment's last stage, where no stage runs again.
+  @usableFromInline let stage: Unmanaged<_AnyStage>?
+  /// How `stage` is held: one of the `_Hold` states.
+  @usableFromInline let hold: Atomic<Int>
   /// The next waiter out, in the handle's list (an outer segment waiting for this one's output).
   @exclusivity(unchecked) @usableFromInline var below: Unmanaged<_Waiter>?  // only under the run's lock
   /// Whether the waiter is in the handle's list.
@@ -42,13 +51,15 @@ class _Waiter: @unchecked Sendable {
   /// runs unspecialized, looking up type metadata at every step (about 700 instructions a wait when tried).
   @usableFromInline let _resume: (_ waiter: _Waiter, _ input: UnsafeMutableRawPointer) -> Bool
 
+  /// `stage` is borrowed: the frame that makes the waiter keeps it alive, and `keep` is called as it returns.
   @inlinable
   init(
-    handle: RunHandle, holding stage: _AnyStage?,
+    handle: RunHandle, holding stage: Unmanaged<_AnyStage>?,
     resume: @escaping (_ waiter: _Waiter, _ input: UnsafeMutableRawPointer) -> Bool
   ) {
     self.handle = handle
-    self.stage = Atomic(stage.map { Unmanaged.passRetained($0) })
+    self.stage = stage
+    hold = Atomic(stage == nil ? _Hold.none : _Hold.borrowed)
     _resume = resume
   }
 
@@ -58,14 +69,76 @@ class _Waiter: @unchecked Sendable {
     _resume(self, input)
   }
 
-  /// Takes the stage it holds; `nil` when it holds none, or `cancel()` took it first.
+  /// Takes the stage for the input, which gives it back with `settle`: with the waiter's reference (the hold goes
+  /// to `none`), or borrowed (`lent`). `nil` when it holds none, or `cancel()` took it first.
   @inlinable
-  final func take() -> _AnyStage? {
-    stage.exchange(nil, ordering: .acquiringAndReleasing)?.takeRetainedValue()
+  final func take() -> Unmanaged<_AnyStage>? {
+    guard let stage else { return nil }
+    var state = hold.load(ordering: .acquiring)
+    while state == _Hold.borrowed || state == _Hold.retained {
+      let (exchanged, original) = hold.compareExchange(
+        expected: state, desired: state == _Hold.retained ? _Hold.none : _Hold.lent, ordering: .acquiringAndReleasing)
+      if exchanged { return stage }
+      state = original
+    }
+    return nil
   }
 
-  /// Whether it no longer holds a stage.
-  final var isEmpty: Bool { stage.load(ordering: .acquiring) == nil }
+  /// Ends the input's use of the stage it took, once the rest of the segment has run: gives the reference it owns,
+  /// or a new one, to `made` (the waiter the input's frame made, if it still holds the stage), and then releases
+  /// an owned reference it did not give, or ends the loan, releasing the reference the frame that made this waiter
+  /// left for it if that frame has returned since.
+  @inlinable
+  final func settle(_ made: _Waiter?) {
+    let stage = stage.unsafelyUnwrapped
+    // Only the input writes the hold after `take` unless it was lent: `none` means the input owned a reference.
+    let owned = hold.load(ordering: .acquiring) == _Hold.none
+    if made?.keep(owned: owned) ?? owned {
+      stage.release()
+    } else if !owned, hold.exchange(_Hold.none, ordering: .acquiringAndReleasing) == _Hold.lentRetained {
+      stage.release()
+    }
+  }
+
+  /// Called as the frame that made the waiter (`_driveSegment`) returns, while its caller still keeps the stage
+  /// alive: a stage still held (or lent) must now be kept by a reference. `owned`: the caller owns a reference,
+  /// which it gives rather than taking a new one. Returns whether the caller still owns its reference.
+  @inlinable
+  final func keep(owned: Bool) -> Bool {
+    guard let stage else { return owned }
+    var state = hold.load(ordering: .acquiring)
+    guard state == _Hold.borrowed || state == _Hold.lent else { return owned }  // the input has come and gone
+    if !owned { _ = stage.retain() }  // the frame still keeps the stage alive: safe to retain
+    while state == _Hold.borrowed || state == _Hold.lent {
+      let (exchanged, original) = hold.compareExchange(
+        expected: state, desired: state == _Hold.borrowed ? _Hold.retained : _Hold.lentRetained,
+        ordering: .acquiringAndReleasing)
+      if exchanged { return false }
+      state = original
+    }
+    if !owned { stage.release() }  // taken by `cancel()`, or the loan ended, meanwhile
+    return owned
+  }
+
+  /// Takes the stage for `cancel()`: returns it if the waiter owned a reference, which the caller releases. A lent
+  /// stage is left to its input, which checks for cancellation at every stage.
+  final func takeForCancel() -> _AnyStage? {
+    guard let stage else { return nil }
+    var state = hold.load(ordering: .acquiring)
+    while state == _Hold.borrowed || state == _Hold.retained {
+      let (exchanged, original) = hold.compareExchange(
+        expected: state, desired: _Hold.none, ordering: .acquiringAndReleasing)
+      if exchanged { return state == _Hold.retained ? stage.takeRetainedValue() : nil }
+      state = original
+    }
+    return nil
+  }
+
+  /// Whether its input has come or `cancel()` took its stage: nothing is left for `cancel()` to take.
+  final var isEmpty: Bool {
+    let state = hold.load(ordering: .acquiring)
+    return state != _Hold.borrowed && state != _Hold.retained
+  }
 
   /// Completes the wait with a caller's task's result: admitted once, for the run and generation the task was
   /// started at, and not after `cancel()`.
@@ -88,13 +161,28 @@ class _Waiter: @unchecked Sendable {
 
   deinit {
     if linked.load(ordering: .acquiring) { handle._unlink(self) }
-    stage.load(ordering: .acquiring)?.release()
+    if hold.load(ordering: .acquiring) == _Hold.retained { stage?.release() }
     #if DEBUG
       if let taskSite, !called.load(ordering: .relaxed), !handle._isCancelled, handle._generation == generation {
         PromiseDiagnostics.report(.completionReleasedWithoutBeingCalled, site: taskSite)
       }
     #endif
   }
+}
+
+/// How a `_Waiter` holds its segment's last stage.
+@usableFromInline
+enum _Hold {
+  /// Nothing: none to hold, taken by `cancel()`, or the input has taken it (and ended its loan).
+  @usableFromInline static let none = 0
+  /// Borrowed: the frame that made the waiter is still running and keeps the stage alive.
+  @usableFromInline static let borrowed = 1
+  /// Retained: the waiter owns a reference.
+  @usableFromInline static let retained = 2
+  /// Lent to the input while the frame that made the waiter is still running.
+  @usableFromInline static let lent = 3
+  /// Lent, and that frame has returned, leaving a reference for the input to release.
+  @usableFromInline static let lentRetained = 4
 }
 
 /// The waiter of a segment whose output is a `Result<T, E>`: the rest of the segment, from stage `index` on.
@@ -110,7 +198,7 @@ final class _SegmentWaiter<T, E: Error>: _Waiter, @unchecked Sendable {
 
   @inlinable
   init(
-    handle: RunHandle, last: _AnyStage, count: Int, index: Int,
+    handle: RunHandle, last: Unmanaged<_AnyStage>, count: Int, index: Int,
     completion: @escaping @Sendable (Result<T, E>) -> Void
   ) {
     self.count = count
@@ -124,7 +212,8 @@ final class _SegmentWaiter<T, E: Error>: _Waiter, @unchecked Sendable {
         return true
       }
       guard let last = this.take() else { return false }
-      _driveSegment(last, count: this.count, from: this.index, input: input, this.handle, this.completion)
+      let made = _driveSegment(last, count: this.count, from: this.index, input: input, this.handle, this.completion)
+      this.settle(made)
       return true
     }
   }
