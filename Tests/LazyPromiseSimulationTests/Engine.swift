@@ -7,6 +7,9 @@ final class Tally: @unchecked Sendable {
   init(leaves: Int, fns: Int) { observation = Observation(leaves: leaves, fns: fns) }
 
   func call(_ fn: Int) { observation.calls[fn] += 1 }
+
+  /// Records that the closure `fn` of a branch of the program's `future`th future was called.
+  func called(_ fn: Int, branchOf future: Int) { observation.branchOrder[future, default: []].append(fn) }
 }
 
 /// An object every closure of a program captures; a weak reference to each tells what is still alive afterwards.
@@ -173,8 +176,10 @@ private struct Builder {
   }
 
   /// The stages `ops` chained on a future, each counting its closure's calls.
-  mutating func futureChain(_ ops: [FutureOp]) -> @Sendable (Future<Int, SimError>) -> Future<Int, SimError> {
-    let tally = self.tally
+  mutating func futureChain(
+    _ ops: [FutureOp], branchOf future: Int? = nil
+  ) -> @Sendable (Future<Int, SimError>) -> Future<Int, SimError> {
+    let tally = BranchTally(tally: self.tally, future: future)
     var chain: @Sendable (Future<Int, SimError>) -> Future<Int, SimError> = { $0 }
     for op in ops {
       let probe = probe()
@@ -332,9 +337,21 @@ enum EngineRunner {
       var handle: RunHandle?
       atDepth(program.depthKiB) {
         for share in program.shares { builder.shares.append(builder.build(share).shared()) }
-        for definition in program.futures {
+        for (index, definition) in program.futures.enumerated() {
           let chain = builder.futureChain(definition.ops)
-          builder.futures.append(chain(builder.build(definition.node).start()))
+          let future = chain(builder.build(definition.node).start())
+          builder.futures.append(future)
+          for branch in definition.branches {
+            switch branch {
+            case .observe(let fn):
+              future.observe { _ in
+                tally.call(fn)
+                tally.called(fn, branchOf: index)
+              }
+            case .op(let op):
+              _ = builder.futureChain([op], branchOf: index)(future)
+            }
+          }
         }
         let root = builder.build(program.root)
         handle = root.run { result in
@@ -357,5 +374,16 @@ enum EngineRunner {
     return EngineReport(
       observation: observation, cancelledHandle: cancelled,
       alive: probes.count { $0.object != nil }, pendingAfterDrain: scheduler.pendingCount)
+  }
+}
+
+/// The tally as a future's stages see it: a branch's closure also records its place in the branch order.
+struct BranchTally: Sendable {
+  let tally: Tally
+  let future: Int?
+
+  func call(_ fn: Int) {
+    tally.call(fn)
+    if let future { tally.called(fn, branchOf: future) }
   }
 }

@@ -117,13 +117,29 @@ struct Generator {
       inDefinition = true
       let body = node(budget: rest)
       inDefinition = false
-      futures.append(FutureDefinition(node: body, ops: futureOps()))
+      futures.append(FutureDefinition(node: body, ops: futureOps(), branches: futureBranches()))
       return .future(futures.count - 1)
     case 26 where !excluded.contains("future"): return .startedFuture(node(budget: rest), futureOps())
     case 27 where !excluded.contains("time"): return .receive(node(budget: rest))
     case 28 where !excluded.contains("time"): return .subscribe(node(budget: rest))
     case 29 where !excluded.contains("combinators"): return .first(inputs(budget: rest, count: 0...3), fn: fn())
     default: return leaf()
+    }
+  }
+
+  /// Observers registered side by side on one future: `observe`, and operators whose closure is called once (not
+  /// `fold`, whose later steps may run after the next branch when a step's future hops).
+  private mutating func futureBranches() -> [FutureBranch] {
+    (0..<random.int(0...3)).map { _ in
+      switch random.int(0...6) {
+      case 0: .op(.map(fn()))
+      case 1: .op(.flatMap(fn()))
+      case 2: .op(.mapError(fn()))
+      case 3: .op(.flatMapError(fn()))
+      case 4: .op(.recover(fn()))
+      case 5: .op(.always(fn()))
+      default: .observe(fn())
+      }
     }
   }
 

@@ -10,6 +10,8 @@ struct Observation: Equatable {
   var starts: [Int]
   var cancels: [Int]
   var calls: [Int]
+  /// For each of the program's futures, the closures of its branches, in the order they were called.
+  var branchOrder: [Int: [Int]] = [:]
   /// The virtual time when the scheduler ran out of work.
   var finalTime = 0
   /// The model only: a future's work was still pending when the scheduler ran out of work. Clause 6.7 lets such a run stay alive once its task lets go of
@@ -25,6 +27,7 @@ struct Observation: Equatable {
   static func == (lhs: Observation, rhs: Observation) -> Bool {
     lhs.deliveries.map(\.0) == rhs.deliveries.map(\.0) && lhs.deliveries.map(\.1) == rhs.deliveries.map(\.1)
       && lhs.starts == rhs.starts && lhs.cancels == rhs.cancels && lhs.calls == rhs.calls
+      && lhs.branchOrder == rhs.branchOrder
       && lhs.finalTime == rhs.finalTime
   }
 }
@@ -38,6 +41,8 @@ enum ModelMutation: String, CaseIterable, Sendable {
   case maxConcurrentPlusOne
   /// A future's `always` is not called on a failure.
   case futureAlwaysOnSuccessOnly
+  /// A future's branches are called in the reverse of the order they were registered in.
+  case futureBranchesReversed
 
   /// The operator family (`LAZYPROMISE_SIM_EXCLUDE`) whose programs can tell this model apart.
   var family: String {
@@ -45,7 +50,7 @@ enum ModelMutation: String, CaseIterable, Sendable {
     case .none: ""
     case .retryOneTooMany: "retry"
     case .maxConcurrentPlusOne: "combinators"
-    case .futureAlwaysOnSuccessOnly: "future"
+    case .futureAlwaysOnSuccessOnly, .futureBranchesReversed: "future"
     }
   }
 }
@@ -126,8 +131,8 @@ final class Model {
 
   private func run() -> Observation {
     // The futures start when the program is built, in order, before the run (20.1).
-    for definition in program.futures {
-      futures.append(startFuture(definition.node, ops: definition.ops))
+    for (index, definition) in program.futures.enumerated() {
+      futures.append(startFuture(definition.node, ops: definition.ops, branches: definition.branches, index: index))
     }
     let root = Run()
     start(program.root, root) { [self] result in
@@ -474,7 +479,9 @@ final class Model {
     }
   }
 
-  private func startFuture(_ node: Node, ops: [FutureOp]) -> FutureState {
+  private func startFuture(
+    _ node: Node, ops: [FutureOp], branches: [FutureBranch] = [], index: Int = -1
+  ) -> FutureState {
     let state = FutureState()
     startedFutures.append(state)
     let work = Run()
@@ -512,6 +519,12 @@ final class Model {
         }
       }
       state.result = result
+      // 19.4: the branches, registered on the future one after another, are called in that order.
+      for branch in mutation == .futureBranchesReversed ? branches.reversed() : branches
+      where branch.calls(on: result) {
+        call(branch.fn)
+        observation.branchOrder[index, default: []].append(branch.fn)
+      }
       let waiters = state.waiters
       state.waiters = []
       for (_, deliver) in waiters { deliver(result) }
@@ -525,5 +538,17 @@ final class Model {
     if let result = state.result { return deliver(result) }
     state.waiters.append((run, deliver))
     run.onCancel { state.waiters.removeAll { $0.0 === run } }
+  }
+}
+
+extension FutureBranch {
+  /// Whether the branch's closure is called when its future completes with `result`.
+  func calls(on result: SimResult) -> Bool {
+    switch (self, result) {
+    case (.observe, _), (.op(.always), _): true
+    case (.op(.map), .success), (.op(.flatMap), .success): true
+    case (.op(.mapError), .failure), (.op(.flatMapError), .failure), (.op(.recover), .failure): true
+    default: false
+    }
   }
 }

@@ -8,6 +8,12 @@ enum Printer {
     }
     for (index, definition) in program.futures.enumerated() {
       lines.append("let future\(index) = \(promise(definition.node)).start()\(futureOps(definition.ops))")
+      for branch in definition.branches {
+        switch branch {
+        case .observe(let fn): lines.append("future\(index).observe { _ in f\(fn)() }")
+        case .op(let op): lines.append("_ = future\(index)\(futureOps([op]))")
+        }
+      }
     }
     lines.append("let handle = \(promise(program.root)).run { deliver($0) }")
     if let cancelAt = program.cancelAt {
@@ -100,7 +106,16 @@ enum Printer {
     var fields = ["seed: \(program.seed)"]
     if !program.shares.isEmpty { fields.append("shares: [\(program.shares.map(literal).joined(separator: ", "))]") }
     if !program.futures.isEmpty {
-      let futures = program.futures.map { "FutureDefinition(node: \(literal($0.node)), ops: \(ops($0.ops)))" }
+      let futures = program.futures.map { definition in
+        let branches = definition.branches.map { branch in
+          switch branch {
+          case .observe(let fn): ".observe(\(fn))"
+          case .op(let op): ".op(\(ops([op]).dropFirst().dropLast()))"
+          }
+        }
+        return "FutureDefinition(node: \(literal(definition.node)), ops: \(ops(definition.ops)), branches: ["
+          + branches.joined(separator: ", ") + "])"
+      }
       fields.append("futures: [\(futures.joined(separator: ", "))]")
     }
     fields.append("root: \(literal(program.root))")

@@ -97,10 +97,25 @@ indirect enum Node: Equatable {
 }
 
 /// A future started (with `start()`) before the run, and the stages chained on it eagerly; the program's views refer
-/// to the last one (the intermediate futures are temporaries).
+/// to the last one (the intermediate futures are temporaries). `branches` are registered on that last future, in
+/// order, beside each other: their closures are called in registration order (19.4), which the check compares.
 struct FutureDefinition: Equatable {
   var node: Node
   var ops: [FutureOp]
+  var branches: [FutureBranch] = []
+}
+
+/// One of several observers of one future: a plain `observe`, or an operator whose returned future is dropped.
+enum FutureBranch: Equatable {
+  case observe(Int)
+  case op(FutureOp)
+
+  var fn: Int {
+    switch self {
+    case .observe(let fn): fn
+    case .op(let op): op.fn
+    }
+  }
 }
 
 struct Program: Equatable {
@@ -133,6 +148,7 @@ struct Program: Equatable {
     futures.forEach { definition in
       visit(definition.node)
       fns = max(fns, definition.ops.map(\.fn).max().map { $0 + 1 } ?? 0)
+      fns = max(fns, definition.branches.map(\.fn).max().map { $0 + 1 } ?? 0)
     }
     visit(root)
     return (leaves, fns)

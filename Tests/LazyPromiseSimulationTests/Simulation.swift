@@ -30,6 +30,10 @@ enum Simulation {
     compare("task starts", engine.starts, model.starts, into: &problems)
     compare("cancel handler calls", engine.cancels, model.cancels, into: &problems)
     compare("closure calls", engine.calls, model.calls, into: &problems)
+    if engine.branchOrder != model.branchOrder {
+      problems.append(
+        "a future's branches were called in the order \(engine.branchOrder), the model's \(model.branchOrder)")
+    }
     if engine.finalTime != model.finalTime {
       problems.append("the scheduler's last work ran at \(engine.finalTime) ms, the model's at \(model.finalTime) ms")
     }
@@ -88,6 +92,9 @@ enum Simulation {
       let definition = program.futures[index]
       for node in candidates(definition.node) { result.append(program.with { $0.futures[index].node = node }) }
       for op in definition.ops.indices { result.append(program.with { $0.futures[index].ops.remove(at: op) }) }
+      for branch in definition.branches.indices {
+        result.append(program.with { $0.futures[index].branches.remove(at: branch) })
+      }
     }
     if let kib = program.depthKiB, kib > 0 { result.append(program.with { $0.depthKiB = kib * 3 / 4 }) }
     return result

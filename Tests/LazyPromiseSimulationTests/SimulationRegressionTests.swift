@@ -55,3 +55,29 @@ extension SimulationRegressionTests {
     }
   }
 }
+
+extension SimulationRegressionTests {
+  /// Found by the simulation once it generated several observers of one future (seeds 7 and 608 of 30,000, debug):
+  /// deep in a handler, with work queued on the trampoline, a forwarded operator (`always`) started its run behind
+  /// that work and registered its observer after an `observe` made next; and a native stage on a completed future
+  /// (`mapError`) ran its function at once, ahead of an `observe` made before it, which had queued. Clause 19.4 says
+  /// one thread's observers run in registration order, and 6.8 that a program observes the same at any depth.
+  @Test(
+    "observers of one future run in registration order at any stack depth (19.4, 6.8)",
+    arguments: [nil, 0, 60, 110, 126, 140])
+  func observersOfOneFutureInOrder(_ depth: Int?) {
+    let failed = Node.task(Leaf(id: 0, behavior: .sync(.failure(SimError(code: 17))), cancelHandler: false))
+    let programs = [
+      Program(
+        seed: 7, futures: [FutureDefinition(node: failed, ops: [], branches: [.op(.always(2)), .observe(3)])],
+        root: .value(0), cancelAt: nil, depthKiB: depth),
+      Program(
+        seed: 608, futures: [FutureDefinition(node: .error(1), ops: [], branches: [.observe(5), .op(.mapError(6))])],
+        root: .value(0), cancelAt: nil, depthKiB: depth),
+    ]
+    for program in programs {
+      #expect(
+        Simulation.mismatch(in: program) == nil, "seed \(program.seed) at \(depth.map { "\($0) KiB" } ?? "the top")")
+    }
+  }
+}

@@ -16,9 +16,17 @@ extension Promise {
   ///
   /// - Returns: The future of this run.
   public func start() -> Future<T, E> {
+    _start(now: false)
+  }
+
+  /// `start()`; with `now`, the run starts at once even while this thread holds queued work (`Future._forwarded`,
+  /// whose run only registers an observer, which must take its place among the future's observers now).
+  @usableFromInline
+  func _start(now: Bool) -> Future<T, E> {
     let future = Future<T, E>(_pending: ())
     nonisolated(unsafe) let target = future  // a future is thread-safe; `T` need not be `Sendable` to run
-    let handle = run { result in target._trySettle(result)?.run() }
+    let deliver: Completion = { result in target._trySettle(result)?.run() }
+    let handle = now ? _runNow(RunHandle(), deliver) : run(deliver)
     if !future._state.isCompleted { future.attachWork(handle) }  // what `cancel()` stops
     return future
   }

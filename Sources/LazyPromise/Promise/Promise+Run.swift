@@ -20,6 +20,12 @@ extension Promise {
   public func run(_ completion: @escaping Completion) -> RunHandle {
     let handle = RunHandle()
     if _slowPath(_hasQueuedSteps()) { return _runAfterQueued(handle, completion) }
+    return _runNow(handle, completion)
+  }
+
+  /// `run(_:)` started at once, whatever this thread has queued.
+  @inlinable
+  func _runNow(_ handle: RunHandle, _ completion: @escaping Completion) -> RunHandle {
     _source.start(handle) { admission in
       { result in
         if admission.admit(handle) && handle._markDelivered() { completion(result) }

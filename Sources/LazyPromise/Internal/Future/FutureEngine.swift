@@ -70,13 +70,15 @@ extension Future {
 
 extension Future {
   /// The one shape of every observer stage: `now` the result if it is here, otherwise a pending future that the
-  /// stage `later` makes completes, registered for when the result arrives.
+  /// stage `later` makes completes, registered for when the result arrives (or queued behind this thread's work).
   @inlinable
   @inline(__always)
   func _chain<U, F>(
     now: (Result<T, E>) -> Future<U, F>, later: (Future<U, F>) -> _FutureObserverOf<T, E>
   ) -> Future<U, F> {
-    if _state.isCompleted { return now(_storedResult) }
+    // With work queued on this thread (past the stack budget), the stage queues behind it, as `observe` does, so
+    // that it keeps its place among the observers at any stack depth (19.4, 6.8).
+    if _state.isCompleted, !_hasQueuedSteps() { return now(_storedResult) }
     let target = Future<U, F>(_pending: ())
     _register(later(target))
     return target
@@ -143,6 +145,7 @@ extension Future {
   @inlinable
   func _forwarded<U, F>(_ operation: (Promise<T, E>) -> Promise<U, F>) -> Future<U, F> {
     nonisolated(unsafe) let future = self  // a future is thread-safe; `T` need not be `Sendable` to observe it
-    return operation(Promise { completion in future.observe(completion) }).start()
+    // Started now, even behind queued work: the run's one step at once is to register its observer.
+    return operation(Promise { completion in future.observe(completion) })._start(now: true)
   }
 }
