@@ -80,13 +80,7 @@ extension Promise {
   /// stack budget), so that it does not overtake that work (contract 6.8).
   @usableFromInline
   func _runAfterQueued(_ handle: RunHandle, _ completion: @escaping Completion) -> RunHandle {
-    _enqueueHop {
-      self._source.start(handle) { admission in
-        { result in
-          if admission.admit(handle) && handle._markDelivered() { completion(result) }
-        }
-      }
-    }
+    _enqueueHop { _ = self._runNow(handle, completion) }
     return handle
   }
 }
