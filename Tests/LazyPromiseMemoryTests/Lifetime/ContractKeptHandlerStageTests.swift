@@ -9,7 +9,11 @@ private final class Mailbox: Sendable {
   private let kept = Mutex<[Promise<Int, TestError>.Completion]>([])
 
   var promise: Promise<Int, TestError> {
-    Promise { [self] completion in kept.withLock { $0.append(completion) } }
+    Promise { [self] completion in keep(completion) }
+  }
+
+  func keep(_ completion: @escaping Promise<Int, TestError>.Completion) {
+    kept.withLock { $0.append(completion) }
   }
 
   func deliverAll(_ value: Int) {
@@ -104,5 +108,29 @@ private func mailboxOutlivesRun(
       !mailboxOutlivesRun(end) { mailbox in
         mailbox.promise.map { $0 + 1 }.map { $0 + 1 }.mapError { $0 }.map { $0 + 1 }.map { $0 + 1 }
       })
+  }
+
+  @Test("6.6 a kept handler reaches no stage once its run is cancelled while the task that keeps it is still running")
+  func cancelledWhileItsTaskRuns() {
+    // The task keeps its handler, then moves the clock past the timeout, which cancels the run it is part of: the
+    // frame that waits for the task's input has not returned yet, and must keep nothing when it does.
+    weak var weakMailbox: Mailbox?
+    let delivered = Locked<[Result<Int, TestError>]>([])
+    do {
+      let mailbox = Mailbox()
+      weakMailbox = mailbox
+      let clock = VirtualScheduler()
+      let work = Promise<Int, TestError> { completion in
+        mailbox.keep(completion)
+        clock.advance(by: .seconds(1))
+      }
+      let handle = work.map { $0 + 1 }.map { $0 + 1 }.timeout(.seconds(1), on: clock, error: .first).run { result in
+        delivered.withLock { $0.append(result) }
+      }
+      mailbox.deliverAll(10)  // a late call: ignored
+      #expect(handle.isDelivered)
+    }
+    #expect(delivered.withLock { $0 } == [.failure(.first)])
+    #expect(weakMailbox == nil)
   }
 }

@@ -19,10 +19,11 @@ struct CancelHandlers {
   private var first: (@Sendable () -> Void)?
   /// The handlers after the first, in registration order.
   private var rest: [@Sendable () -> Void] = []
-  /// The waiters of the fused segments that wait for an input while holding stages, innermost first, linked
-  /// through `_Waiter.below` and not owned (`Stages/Waiter.swift`): what `cancel()` takes the stages of, so that a
-  /// completion handler a task keeps after the run was cancelled reaches no stage (contract 6.6). A waiter in the
-  /// list is alive, or blocked in its `deinit` on this lock until it is unlinked.
+  /// The waiters of the fused segments whose wait for an input outlived the frame that made them, last linked
+  /// first, linked both ways through `_Waiter.below` and `_Waiter.above` and not owned (`Stages/Waiter.swift`): what
+  /// `cancel()` takes the stages of, so that a completion handler a task keeps after the run was cancelled reaches no
+  /// stage (contract 6.6). A waiter in the list is alive, or blocked in its `deinit` on this lock until it is
+  /// unlinked.
   private var waiters: Unmanaged<_Waiter>?
 
   init() {}
@@ -30,8 +31,8 @@ struct CancelHandlers {
   /// Whether no handler is registered.
   var isEmpty: Bool { first == nil }
 
-  /// Links `waiter`, which a segment about to wait has just made, in as the innermost wait. Waiters whose input
-  /// has arrived since are unlinked first: waits end innermost first, so they are the ones on top.
+  /// Links `waiter` on top. Waiters on top whose input has arrived since are unlinked first, which keeps the list as
+  /// short as the waits that are still pending in the common case, where a wait ends before the next one begins.
   mutating func park(_ waiter: Unmanaged<_Waiter>) {
     while let top = waiters, top._withUnsafeGuaranteedRef({ $0.isEmpty }) {
       waiters = top._withUnsafeGuaranteedRef { unlinked($0) }
@@ -40,24 +41,21 @@ struct CancelHandlers {
       $0.below = waiters
       $0.linked.store(true, ordering: .releasing)
     }
+    waiters?._withUnsafeGuaranteedRef { $0.above = waiter }
     waiters = waiter
   }
 
-  /// Unlinks `waiter`, which is being freed.
+  /// Unlinks `waiter`, which is being freed: in constant time, wherever it is in the list.
   mutating func unlink(_ waiter: Unmanaged<_Waiter>) {
-    guard waiter._withUnsafeGuaranteedRef({ $0.linked.load(ordering: .acquiring) }) else { return }
-    if waiters?.toOpaque() == waiter.toOpaque() {
-      waiters = waiter._withUnsafeGuaranteedRef { unlinked($0) }
-      return
-    }
-    var above = waiters
-    while let current = above {
-      let next = current._withUnsafeGuaranteedRef { $0.below }
-      if next?.toOpaque() == waiter.toOpaque() {
-        current._withUnsafeGuaranteedRef { $0.below = waiter._withUnsafeGuaranteedRef { unlinked($0) } }
-        return
+    waiter._withUnsafeGuaranteedRef { waiter in
+      guard waiter.linked.load(ordering: .acquiring) else { return }
+      let above = waiter.above
+      let below = unlinked(waiter)
+      if let above {
+        above._withUnsafeGuaranteedRef { $0.below = below }
+      } else {
+        waiters = below
       }
-      above = next
     }
   }
 
@@ -73,10 +71,12 @@ struct CancelHandlers {
     return stages
   }
 
-  /// Marks `waiter` out of the list; returns the one below it.
+  /// Marks `waiter` out of the list, and the one below it as now below the one above; returns the one below.
   private func unlinked(_ waiter: _Waiter) -> Unmanaged<_Waiter>? {
     let below = waiter.below
+    below?._withUnsafeGuaranteedRef { $0.above = waiter.above }
     waiter.below = nil
+    waiter.above = nil
     waiter.linked.store(false, ordering: .releasing)
     return below
   }

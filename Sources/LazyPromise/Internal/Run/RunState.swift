@@ -114,10 +114,16 @@ extension RunHandle {
 // MARK: - The waiting segments the handle links, so that `cancel()` can take their stages (`_Waiter`)
 
 extension RunHandle {
-  /// Links `waiter`, which holds a segment's stages, so that `cancel()` can take them.
+  /// Links `waiter`, whose hold of a segment's stages outlives the frame that made it, so that `cancel()` can take
+  /// them; `false`, and nothing linked, once the run is cancelled, when the waiter must keep nothing.
   @usableFromInline
-  func _park(_ waiter: _Waiter) {
-    withCancelHandlers { $0.park(Unmanaged.passUnretained(waiter)) }
+  func _park(_ waiter: _Waiter) -> Bool {
+    withCancelHandlers { handlers in
+      // `cancel()` sets the bit before it takes the lock to take the list: if it is clear here, that comes after.
+      guard !_isCancelled else { return false }
+      handlers.park(Unmanaged.passUnretained(waiter))
+      return true
+    }
   }
 
   /// Unlinks `waiter` as it is freed (it was still in the list).

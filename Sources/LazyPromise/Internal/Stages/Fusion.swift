@@ -40,7 +40,8 @@ struct _Fused {
   /// the rest).
   @usableFromInline let stages: UnsafePointer<Unmanaged<_AnyStage>>
   @usableFromInline let count: Int
-  @usableFromInline let handle: RunHandle
+  /// Not retained: the caller of `_driveSegment` keeps the run alive for the whole call.
+  @usableFromInline unowned(unsafe) let handle: RunHandle
   /// Where the last stage writes the segment's output, a `Result<T, E>` of its `T` and `E`.
   @usableFromInline let output: UnsafeMutableRawPointer
 
@@ -219,7 +220,6 @@ func _driveSegment<T, E: Error>(
       func rest(_ index: Int) -> _Waiter {
         let waiter = _SegmentWaiter(handle: handle, last: last, count: count, index: index, completion: completion)
         if index != count {  // a wait at the last stage holds no stage: nothing to take back or keep
-          handle._park(waiter)
           if let earlier = holding.pointee { _ = earlier.keep(owned: false) }
           holding.pointee = waiter
         }

@@ -15,11 +15,12 @@ import Synchronization
 // input that takes a borrowed stage on another thread while that frame is still running borrows it in turn (`lent`);
 // the frame, returning, leaves a reference for the input to release. Docs/Proposals/0004-shared-stages.md.
 //
-// The run's handle links every waiter that holds stages in a list under its lock, innermost first, without owning
-// them (`CancelHandlers.park`), so that `cancel()` can take their stages: a task that keeps its completion handler
-// (a mailbox, a registry that never removes its handlers) then keeps only the waiter and the handle alive, not the
-// chain, its own task among it. A waiter unlinks itself when it is freed, unless a later wait or `cancel()` has
-// unlinked it already (the common case, which takes no lock).
+// A waiter whose hold outlives that frame is linked, as the frame returns (`keep`), in a list the run's handle keeps
+// under its lock, without owning it (`CancelHandlers.park`), so that `cancel()` can take its stage: a task that keeps
+// its completion handler (a mailbox, a registry that never removes its handlers) then keeps only the waiter and the
+// handle alive, not the chain, its own task among it. A wait that ends within its frame takes no lock. A waiter
+// unlinks itself when it is freed, unless a later wait or `cancel()` has unlinked it already (the common case, which
+// takes no lock).
 
 /// What a waiting segment allocates: see the top of this file.
 @usableFromInline
@@ -28,19 +29,20 @@ class _Waiter: @unchecked Sendable {
   // or only under the run's lock (`below`); the rest are atomics or constants.
   @usableFromInline let handle: RunHandle
   /// The run's generation when a task was started for this wait: its completion counts only for that generation.
-  @exclusivity(unchecked) @usableFromInline var generation = 0  // written before the task is given the waiter
+  @exclusivity(unchecked) @usableFromInline final var generation = 0  // written before the task is given the waiter
   /// The segment's last stage (and through it every stage before it), held as `hold` says; taken once, by the input
   /// or by `cancel()`. `nil` for a wait at the segment's last stage, where no stage runs again.
   @usableFromInline let stage: Unmanaged<_AnyStage>?
   /// How `stage` is held: one of the `_Hold` states.
   @usableFromInline let hold: Atomic<Int>
-  /// The next waiter out, in the handle's list (an outer segment waiting for this one's output).
-  @exclusivity(unchecked) @usableFromInline var below: Unmanaged<_Waiter>?  // only under the run's lock
+  /// The waiters linked before and after this one in the handle's list.
+  @exclusivity(unchecked) @usableFromInline final var below: Unmanaged<_Waiter>?  // only under the run's lock
+  @exclusivity(unchecked) @usableFromInline final var above: Unmanaged<_Waiter>?  // only under the run's lock
   /// Whether the waiter is in the handle's list.
   @usableFromInline let linked = Atomic<Bool>(false)
   #if DEBUG
     /// Where the task this waiter was given to was made; `nil` while it waits for anything else.
-    @exclusivity(unchecked) @usableFromInline var taskSite: _Site?  // written before the task is given the waiter
+    @exclusivity(unchecked) @usableFromInline final var taskSite: _Site?  // written before the task is given the waiter
     /// Whether the task's completion handler was called.
     @usableFromInline let called = Atomic<Bool>(false)
   #endif
@@ -103,10 +105,17 @@ class _Waiter: @unchecked Sendable {
   /// Called as the frame that made the waiter (`_driveSegment`) returns, while its caller still keeps the stage
   /// alive: a stage still held (or lent) must now be kept by a reference. `owned`: the caller owns a reference,
   /// which it gives rather than taking a new one. Returns whether the caller still owns its reference.
+  ///
+  /// A stage still borrowed now waits past the frame: the waiter is first linked in the run's handle, so that
+  /// `cancel()` can take it; if the run was cancelled, nothing is kept.
   @inlinable
   final func keep(owned: Bool) -> Bool {
     guard let stage else { return owned }
     var state = hold.load(ordering: .acquiring)
+    if state == _Hold.borrowed, !handle._park(self) {
+      _ = takeForCancel()  // borrowed: no reference to give back
+      state = hold.load(ordering: .acquiring)
+    }
     guard state == _Hold.borrowed || state == _Hold.lent else { return owned }  // the input has come and gone
     if !owned { _ = stage.retain() }  // the frame still keeps the stage alive: safe to retain
     while state == _Hold.borrowed || state == _Hold.lent {
@@ -122,6 +131,7 @@ class _Waiter: @unchecked Sendable {
 
   /// Takes the stage for `cancel()`: returns it if the waiter owned a reference, which the caller releases. A lent
   /// stage is left to its input, which checks for cancellation at every stage.
+  @usableFromInline
   final func takeForCancel() -> _AnyStage? {
     guard let stage else { return nil }
     var state = hold.load(ordering: .acquiring)
