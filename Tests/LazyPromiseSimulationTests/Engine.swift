@@ -19,6 +19,9 @@ final class Probe: Sendable {}
 final class Keeper: @unchecked Sendable {
   private var kept: [Int: Promise<Int, SimError>.Completion] = [:]
   private var next = 0
+  /// How many `neverAdvancing` tasks are moving the clock from inside their start: timers due then fire inside
+  /// promise work, where the stack is already as deep as it is, not `atDepth` from the top.
+  var advancing = 0
 
   func keep(_ completion: @escaping Promise<Int, SimError>.Completion) -> Int {
     next += 1
@@ -259,6 +262,7 @@ private struct Builder {
         completion(result)
       case .later(let ticks, let result):
         let work = scheduler.enqueue(after: .milliseconds(ticks)) {
+          if keeper.advancing > 0 { return completion(result) }
           atDepth(depthKiB) { completion(result) }
         }
         if leaf.cancelHandler {
@@ -275,6 +279,17 @@ private struct Builder {
             keeper.release(key)
           }
         }
+      case .neverAdvancing(let ticks):
+        let key = keeper.keep(completion)
+        if leaf.cancelHandler {
+          onCancel {
+            tally.observation.cancels[leaf.id] += 1
+            keeper.release(key)
+          }
+        }
+        keeper.advancing += 1
+        scheduler.advance(by: .milliseconds(ticks))
+        keeper.advancing -= 1
       case .drop:
         if leaf.cancelHandler { onCancel { tally.observation.cancels[leaf.id] += 1 } }
       }

@@ -157,6 +157,21 @@ final class Model {
     return observation
   }
 
+  /// `VirtualScheduler.advance(by:)`: runs the events due by `ticks` from now, in order, moving the clock to each,
+  /// and then to that deadline.
+  private func advance(by ticks: Int) {
+    let deadline = now + max(ticks, 0)
+    while let index = events.indices.min(by: {
+      (events[$0].time, events[$0].sequence) < (events[$1].time, events[$1].sequence)
+    }), events[index].time <= deadline {
+      let event = events.remove(at: index)
+      guard let action = event.action else { continue }
+      now = max(now, event.time)
+      action()
+    }
+    now = max(now, deadline)
+  }
+
   private func schedule(after ticks: Int, _ action: @escaping () -> Void) -> Event {
     let event = Event(time: now + max(ticks, 0), sequence: sequence, action: action)
     sequence += 1
@@ -339,6 +354,7 @@ final class Model {
       }
       if leaf.cancelHandler { cancelledEvent = event }
     case .never, .drop: break
+    case .neverAdvancing(let ticks): advance(by: ticks)
     }
   }
 
@@ -418,6 +434,7 @@ final class Model {
     var next = 0
     var running = 0
     var over = false
+    var driving = false
     func finish(_ result: SimResult) {
       over = true
       for input in runs { input?.cancel() }
@@ -427,7 +444,12 @@ final class Model {
       over = true
       for input in runs { input?.cancel() }
     }
+    // One start loop at a time: an input that delivers while a later one is starting (inside that start) leaves the
+    // next start to the loop that is running, after the start in progress returns.
     func pump() {
+      guard !driving else { return }
+      driving = true
+      defer { driving = false }
       while !over, next < inputs.count, limit.map({ running < $0 }) ?? true {
         let index = next
         next += 1

@@ -49,6 +49,8 @@ enum Printer {
       case .later(let ticks, let r):
         "task\(leaf.id)(after: \(ticks)ms, \(result(r))\(leaf.cancelHandler ? ", onCancel" : ""))"
       case .never: "task\(leaf.id)(never\(leaf.cancelHandler ? ", onCancel" : ""))"
+      case .neverAdvancing(let ticks):
+        "task\(leaf.id)(never, advancing: \(ticks)ms\(leaf.cancelHandler ? ", onCancel" : ""))"
       case .drop: "task\(leaf.id)(dropsCompletion\(leaf.cancelHandler ? ", onCancel" : ""))"
       }
     case .catching(let id, let r): "Promise.catching { task\(id)(\(result(r))) }"
@@ -160,6 +162,7 @@ enum Printer {
         case .sync(let r): ".sync(\(literal(r)))"
         case .later(let ticks, let r): ".later(\(ticks), \(literal(r)))"
         case .never: ".never"
+        case .neverAdvancing(let ticks): ".neverAdvancing(\(ticks))"
         case .drop: ".drop"
         }
       return ".task(Leaf(id: \(leaf.id), behavior: \(behavior), cancelHandler: \(leaf.cancelHandler)))"

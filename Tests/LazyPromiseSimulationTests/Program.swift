@@ -18,6 +18,10 @@ enum LeafBehavior: Equatable {
   case later(Int, SimResult)
   /// Keeps its completion handler and never calls it.
   case never
+  /// Keeps its completion handler, never calls it, and then moves the virtual clock `ticks` milliseconds on from
+  /// inside its start, running the timers due by then: a timeout, or a cancel, may end the run it is part of
+  /// before its start returns.
+  case neverAdvancing(Int)
   /// Drops its completion handler without calling it (a lost callback, clause 5.1).
   case drop
 }

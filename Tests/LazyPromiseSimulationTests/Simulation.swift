@@ -116,6 +116,13 @@ enum Simulation {
           result.append(.task(Leaf(id: leaf.id, behavior: .later(ticks / 2, r), cancelHandler: leaf.cancelHandler)))
         }
       }
+      if case .neverAdvancing(let ticks) = leaf.behavior {
+        result.append(.task(Leaf(id: leaf.id, behavior: .never, cancelHandler: leaf.cancelHandler)))
+        if ticks > 0 {
+          result.append(
+            .task(Leaf(id: leaf.id, behavior: .neverAdvancing(ticks / 2), cancelHandler: leaf.cancelHandler)))
+        }
+      }
       if leaf.behavior == .drop {
         result.append(.task(Leaf(id: leaf.id, behavior: .never, cancelHandler: leaf.cancelHandler)))
       }

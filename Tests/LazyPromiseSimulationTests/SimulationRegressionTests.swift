@@ -81,3 +81,44 @@ extension SimulationRegressionTests {
     }
   }
 }
+
+extension SimulationRegressionTests {
+  /// Found by the simulation once a task could move the virtual clock from inside its start (seeds 380, 848 and
+  /// 1154 of 30,000, debug). A cancel or a decision that came while an input was still starting reached it only
+  /// after its start returned: `shared()` counted a run only after starting the work (so a timeout that fired inside
+  /// that start left the work running, and `any` started its next input), and `race` and the other gathers made an
+  /// input's handle only as its `run` returned (so a losing `first(of:where:)` went on to call its predicate after
+  /// the race had delivered). Clauses 20.5, 22.3 and 7.1. The third program keeps the rule the model now follows:
+  /// one start loop at a time, so an input that delivers inside a later input's start does not start the next one
+  /// from there.
+  @Test("a cancel or a decision that comes while an input is still starting reaches it at once (20.5, 22.3, 7.1)")
+  func decisionWhileAnInputStarts() {
+    let programs = [
+      Program(
+        seed: 380,
+        shares: [
+          .any([
+            .task(Leaf(id: 1, behavior: .neverAdvancing(1), cancelHandler: false)),
+            .task(Leaf(id: 2, behavior: .never, cancelHandler: false)),
+          ])
+        ], root: .timeout(.shared(0), ticks: 1, code: 900), cancelAt: nil, depthKiB: nil),
+      Program(
+        seed: 848,
+        root: .race(
+          [
+            .task(Leaf(id: 1, behavior: .later(0, .failure(SimError(code: 11))), cancelHandler: false)),
+            .first([.task(Leaf(id: 2, behavior: .neverAdvancing(0), cancelHandler: false)), .value(0)], fn: 0),
+          ], array: false), cancelAt: nil, depthKiB: nil),
+      Program(
+        seed: 1154,
+        root: .all(
+          [
+            .task(Leaf(id: 0, behavior: .later(0, .success(19)), cancelHandler: false)),
+            .task(Leaf(id: 1, behavior: .neverAdvancing(1), cancelHandler: false)), .error(1),
+          ], maxConcurrent: nil), cancelAt: nil, depthKiB: nil),
+    ]
+    for program in programs {
+      #expect(Simulation.mismatch(in: program) == nil, "seed \(program.seed)")
+    }
+  }
+}

@@ -143,6 +143,10 @@ public final class VirtualScheduler: PromiseScheduler {
   /// Work runs on the calling thread, in due-time order, with the clock reading its due time; work it schedules
   /// within the interval runs too. When it returns, the clock reads the old time plus `interval`.
   ///
+  /// Each piece of work finishes what it does synchronously before the next one runs, at any stack depth: called
+  /// from inside a handler or a task, `advance` runs the work on a trampoline of its own (as `wait` does), so
+  /// nothing it starts waits for its caller to return.
+  ///
   /// ```swift
   /// promise.delay(.seconds(2), on: clock).run { print($0) }
   /// clock.advance(by: .seconds(1))  // nothing yet
@@ -153,22 +157,27 @@ public final class VirtualScheduler: PromiseScheduler {
   ///   negative interval counts as zero.
   public func advance(by interval: Duration = .zero) {
     let deadline = state.withLock { $0.now + max(interval, .zero) }
-    while let work = state.withLock({ $0.takeFirst(dueBy: deadline) }) {
-      work()
+    _withOwnTrampoline {
+      while let work = state.withLock({ $0.takeFirst(dueBy: deadline) }) {
+        work()
+      }
     }
   }
 
   /// Runs every piece of work, moving the clock to each one's due time, until none is left.
   ///
-  /// Work that keeps scheduling more (a retry loop with no limit) keeps this call running.
+  /// Work that keeps scheduling more (a retry loop with no limit) keeps this call running. Each piece of work
+  /// finishes what it does synchronously before the next one runs, at any stack depth, as in `advance(by:)`.
   ///
   /// ```swift
   /// promise.retry(3, backoff: .constant(.seconds(1)), on: clock).run { print($0) }
   /// clock.run()  // every attempt and wait, in virtual time
   /// ```
   public func run() {
-    while let work = state.withLock({ $0.takeFirst(dueBy: nil) }) {
-      work()
+    _withOwnTrampoline {
+      while let work = state.withLock({ $0.takeFirst(dueBy: nil) }) {
+        work()
+      }
     }
   }
 }

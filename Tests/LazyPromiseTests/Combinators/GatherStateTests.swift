@@ -65,9 +65,9 @@ struct GatherStateTests {
     var machine = Self.machine(count, rule: rule, limit: nil, finished: finished)
     #expect(Did(machine.begin()) == .drive)
     var handles: [RunHandle] = []
-    while let index = machine.nextToStart() {
-      handles.append(RunHandle())
-      #expect(machine.started(index, handle: handles[index]) == .keep)
+    while let (index, handle) = machine.nextToStart() {
+      handles.append(handle)
+      #expect(machine.started(index) == .keep)
     }
     #expect(handles.count == count)
     return (machine, handles)
@@ -90,8 +90,8 @@ struct GatherStateTests {
   func driverStartsUpToTheLimit() {
     var machine = Self.machine(3, rule: .allSucceed, limit: 2)
     #expect(Did(machine.begin()) == .drive)
-    #expect(machine.nextToStart() == 0)
-    #expect(machine.nextToStart() == 1)
+    #expect(machine.nextToStart()?.index == 0)
+    #expect(machine.nextToStart()?.index == 1)
     #expect(machine.nextToStart() == nil, "two are running: the limit")
     #expect(machine.phase == .running, "the run should still be running")
     #expect(!machine.running.driving)
@@ -102,25 +102,25 @@ struct GatherStateTests {
   func resultMakesTheNextDriver() {
     var machine = Self.machine(2, rule: .allSucceed, limit: 1)
     _ = machine.begin()
-    #expect(machine.nextToStart() == 0)
-    #expect(machine.started(0, handle: RunHandle()) == .keep)
+    #expect(machine.nextToStart()?.index == 0)
+    #expect(machine.started(0) == .keep)
     #expect(machine.nextToStart() == nil)
     #expect(Did(machine.received(.success(10), from: 0)) == .drive)
-    #expect(machine.nextToStart() == 1)
+    #expect(machine.nextToStart()?.index == 1)
   }
 
   @Test("a result received while the driver drives leaves the starting to it, and its handle is not kept")
   func synchronousResultWhileDriving() {
     var machine = Self.machine(2, rule: .allSucceed, limit: nil)
     _ = machine.begin()
-    #expect(machine.nextToStart() == 0)
+    #expect(machine.nextToStart()?.index == 0)
     #expect(Did(machine.received(.success(10), from: 0)) == .none, "delivered before its run returned")
-    #expect(machine.started(0, handle: RunHandle()) == .delivered, "nothing of it waits on the trampoline")
-    #expect(machine.nextToStart() == 1)
-    let second = RunHandle()
-    #expect(machine.started(1, handle: second) == .keep)
+    #expect(machine.started(0) == .delivered, "nothing of it waits on the trampoline")
+    let second = machine.nextToStart()
+    #expect(second?.index == 1)
+    #expect(machine.started(1) == .keep)
     #expect(
-      Stopped(machine.stop(.cancel)) == .cancel(Self.ids([second]), inputsLetGo: 2),
+      Stopped(machine.stop(.cancel)) == .cancel(Self.ids(second.map { [$0.handle] } ?? []), inputsLetGo: 2),
       "the delivered input is not cancelled")
   }
 
@@ -192,32 +192,53 @@ struct GatherStateTests {
   func interruptKeepsCollecting() {
     var machine = Self.machine(2, rule: .allSucceed, limit: 1)
     _ = machine.begin()
-    #expect(machine.nextToStart() == 0)
-    let first = RunHandle()
-    #expect(machine.started(0, handle: first) == .keep)
-    #expect(Stopped(machine.stop(.interrupt)) == .interrupt(Self.ids([first])))
+    let first = machine.nextToStart()
+    #expect(first?.index == 0)
+    #expect(machine.started(0) == .keep)
+    #expect(Stopped(machine.stop(.interrupt)) == .interrupt(Self.ids(first.map { [$0.handle] } ?? [])))
     #expect(machine.nextToStart() == nil)
     #expect(Did(machine.received(.success(1), from: 0)) == .drive)
-    #expect(machine.nextToStart() == 1)
-    #expect(machine.started(1, handle: RunHandle()) == .interrupt)
+    #expect(machine.nextToStart()?.index == 1)
+    #expect(machine.started(1) == .interrupt)
     #expect(
       Did(machine.received(.success(2), from: 1))
         == .finish(decisive: nil, results: [.success(1), .success(2)], cancel: []))
   }
 
-  @Test("cancel returns the running inputs and finishes; an input started afterwards is cancelled")
+  @Test(
+    "cancel returns the running inputs and the one still starting, and finishes; that one is cancelled again as it returns"
+  )
   func cancelFinishes() {
     var machine = Self.machine(3, rule: .allSucceed, limit: nil)
     _ = machine.begin()
-    #expect(machine.nextToStart() == 0)
-    let first = RunHandle()
-    #expect(machine.started(0, handle: first) == .keep)
-    #expect(machine.nextToStart() == 1)
+    let first = machine.nextToStart()
+    #expect(first?.index == 0)
+    #expect(machine.started(0) == .keep)
+    let starting = machine.nextToStart()
+    #expect(starting?.index == 1)
+    let handles = [first, starting].compactMap { $0?.handle }
     #expect(
-      Stopped(machine.stop(.cancel)) == .cancel(Self.ids([first]), inputsLetGo: 3), "input 1 has no handle yet")
+      Stopped(machine.stop(.cancel)) == .cancel(Self.ids(handles), inputsLetGo: 3),
+      "input 1, still starting, is cancelled at once")
     #expect(Self.isFinished(machine))
-    #expect(machine.started(1, handle: RunHandle()) == .cancel)
+    #expect(machine.started(1) == .cancel)
     #expect(machine.nextToStart() == nil, "the driver's turn ends")
+  }
+
+  @Test("a decision that comes while an input is still starting cancels that input at once")
+  func decisionCancelsAStartingInput() {
+    var machine = Self.machine(3, rule: .first, limit: nil)
+    _ = machine.begin()
+    #expect(machine.nextToStart()?.index == 0)
+    #expect(machine.started(0) == .keep)
+    let starting = machine.nextToStart()
+    #expect(starting?.index == 1)
+    // Input 0 delivers from inside input 1's start (it resolved what input 0 waited for).
+    #expect(
+      Did(machine.received(.success(3), from: 0))
+        == .finish(decisive: .success(3), results: [], cancel: Self.ids(starting.map { [$0.handle] } ?? [])))
+    #expect(machine.started(1) == .cancel)
+    #expect(machine.nextToStart() == nil, "input 2 never starts")
   }
 
   @Test("a finished run ignores every event: cancel and interrupt return nothing, results no action")
@@ -246,7 +267,7 @@ struct GatherStateTests {
     var machine = Self.machine(2, rule: .first, limit: nil, finished: finished)
     #expect(machine.inputsForTurn().count == 2)
     #expect(Did(machine.begin()) == .drive)
-    #expect(machine.nextToStart() == 0)
+    #expect(machine.nextToStart()?.index == 0)
     #expect(Did(machine.received(.success(5), from: 0)) == .finish(decisive: .success(5), results: [], cancel: []))
     let held = machine.end()
     #expect(held.inputs.count == 2)

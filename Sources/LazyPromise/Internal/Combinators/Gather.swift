@@ -5,8 +5,9 @@
 ///
 /// `phase` is `.running` until the run is decided or cancelled, then `.finished` for good. While running, the driver
 /// takes inputs from `nextToStart()` (at most `limit` at once), and each slot goes `.waiting` → `.starting` →
-/// `.running` → `.delivered`; once finished, every event is ignored except an input whose `run` returns only now,
-/// which is cancelled.
+/// `.running` → `.delivered`. An input's handle is made as it is taken, so a decision or a stop that comes while
+/// that input is still starting (its own start resolved an earlier input, or cancelled the run) cancels it at once.
+/// Once finished, every event is ignored except an input whose `run` returns only now, which is cancelled (again).
 ///
 /// `all`, `allSettled`, `race`, `any` and `first(of:where:)` are `@inlinable` down to this engine, so the caller's
 /// module specializes it and no type is looked up in the runtime's metadata cache per input. `zip` is not (its
@@ -89,6 +90,12 @@ struct _GatherStateMachine<T, E: Error> {
     @usableFromInline var driving = false
     /// The combined run was interrupted (cooperative cancellation): every input, running or started later, is too.
     @usableFromInline var interrupted = false
+    /// The handle of the input whose `run` is being called (one at a time: there is one driver), not retained: the
+    /// driver holds it until it reports the `run` returned (`started`), which clears it, as a delivery from inside
+    /// that `run` does. Beside the slots, not in its `.starting` slot: a second case with a payload makes every copy
+    /// of a slot an outlined switch (`promise.race.100` 16,754 → 17,904 instructions when tried), and a retained
+    /// handle cost `promise.any.100` a retain and a release an input.
+    @usableFromInline var starting: Unmanaged<RunHandle>?
 
     /// A run with these slots and results, no input started yet (the memberwise initializer, which inlinable code
     /// cannot call).
@@ -144,9 +151,10 @@ struct _GatherStateMachine<T, E: Error> {
     inputs
   }
 
-  /// The driver asks for the next input to start; `nil` ends its turn.
+  /// The driver asks for the next input to start, and the handle to run it under, made here so that a stop or a
+  /// decision that comes while the input is still starting cancels it at once; `nil` ends the driver's turn.
   @inlinable
-  mutating func nextToStart() -> Int? {
+  mutating func nextToStart() -> (index: Int, handle: RunHandle)? {
     guard phase == .running else { return nil }
     precondition(running.driving, "gather: next input asked for in state .running with no driver")
     let index = running.nextIndex
@@ -154,18 +162,21 @@ struct _GatherStateMachine<T, E: Error> {
       running.driving = false
       return nil
     }
+    let handle = RunHandle()
     running.slots[index] = .starting
+    running.starting = Unmanaged.passUnretained(handle)
     running.nextIndex = index + 1
-    return index
+    return (index, handle)
   }
 
-  /// An input's `run` returned its handle.
+  /// An input's `run` returned.
   @inlinable
-  mutating func started(_ index: Int, handle: RunHandle) -> _GatherStarted {
+  mutating func started(_ index: Int) -> _GatherStarted {
     guard phase == .running else { return .cancel }
     switch running.slots[index] {
     case .starting:
-      running.slots[index] = .running(handle)
+      running.slots[index] = .running(running.starting.unsafelyUnwrapped.takeUnretainedValue())
+      running.starting = nil
     case .delivered:
       return running.interrupted ? .interrupt : .delivered  // it delivered before its `run` returned
     case .waiting, .running:
@@ -180,7 +191,10 @@ struct _GatherStateMachine<T, E: Error> {
   mutating func received(_ result: Result<T, E>, from index: Int) -> Action {
     guard phase == .running else { return .none }
     switch running.slots[index] {
-    case .starting, .running:
+    case .starting:
+      running.starting = nil  // delivered before its `run` returned: nothing of it is left to cancel
+      running.slots[index] = .delivered
+    case .running:
       running.slots[index] = .delivered
     case .waiting, .delivered:
       preconditionFailure("gather: input \(index) delivered in state .running with its slot \(running.slots[index])")
@@ -263,13 +277,14 @@ extension _GatherStateMachine.Running {
   // The loop reads the slots by index, as the engine's generic code did when a slot's size was only known at run
   // time (a `for`-`in` loop or `map` then read each through `Collection`'s read accessor, which allocated a frame).
 
-  /// The handles of the inputs still running.
+  /// The handles of the inputs still running or starting.
   @inlinable
   func handles() -> [RunHandle] {
     var handles: [RunHandle] = []
     for index in slots.indices {
       if case .running(let handle) = slots[index] { handles.append(handle) }
     }
+    if let starting { handles.append(starting.takeUnretainedValue()) }  // the last one taken: input order holds
     return handles
   }
 }
@@ -350,13 +365,12 @@ final class _Gather<T: Sendable, E: Error>: @unchecked Sendable {  // its mutabl
   @inlinable
   func drive() {
     let inputs = lock.withLock { machine.inputsForTurn() }
-    while let index = lock.withLock({ machine.nextToStart() }) {
+    while let (index, handle) = lock.withLock({ machine.nextToStart() }) {
       // Started through the trampoline (`run` joins), so combinators nested to any depth start in bounded stack.
-      let handle = RunHandle()
       inputs[index]._run(under: handle) { result in
         self.perform(self.lock.withLock { self.machine.received(result, from: index) })
       }
-      switch lock.withLock({ machine.started(index, handle: handle) }) {
+      switch lock.withLock({ machine.started(index) }) {
       case .delivered: continue  // delivered at once: nothing of it waits on the trampoline
       case .keep: break
       case .interrupt: handle._interrupt()
@@ -401,7 +415,7 @@ enum _GatherPhase {
 enum _GatherSlot {
   /// Not started yet.
   case waiting
-  /// Its `run` is being called and has not returned its handle yet.
+  /// Its `run` is being called, under `Running.starting`, and has not returned yet.
   case starting
   /// Running under this handle.
   case running(RunHandle)

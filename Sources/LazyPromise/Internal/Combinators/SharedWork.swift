@@ -140,8 +140,10 @@ final class SharedWork<T, E: Error>: @unchecked Sendable {  // its mutable state
     case .wait(let key):
       leave(key, when: run)
     case .start(let promise, let handle, let attempt, let key):
-      promise._run(under: handle) { result in attempt.report(result) }
+      // Counted before the work starts: a run cancelled while the work is still starting (its task moved a clock,
+      // resolved something its own run waits on) cancels the work at once, not after the start returns.
       leave(key, when: run)
+      promise._run(under: handle) { result in attempt.report(result) }
     }
   }
 
