@@ -93,8 +93,8 @@ struct _GatherStateMachine<T, E: Error> {
     /// The handle of the input whose `run` is being called (one at a time: there is one driver), not retained: the
     /// driver holds it until it reports the `run` returned (`started`), which clears it, as a delivery from inside
     /// that `run` does. Beside the slots, not in its `.starting` slot: a second case with a payload makes every copy
-    /// of a slot an outlined switch (`promise.race.100` 16,754 → 17,904 instructions when tried), and a retained
-    /// handle cost `promise.any.100` a retain and a release an input.
+    /// of a slot an outlined switch, and a retained handle costs every input a retain and a release (both measured:
+    /// Proposals/performance-history.md).
     @usableFromInline var starting: Unmanaged<RunHandle>?
 
     /// A run with these slots and results, no input started yet (the memberwise initializer, which inlinable code
