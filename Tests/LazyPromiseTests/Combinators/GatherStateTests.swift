@@ -67,10 +67,26 @@ struct GatherStateTests {
     var handles: [RunHandle] = []
     while let (index, handle) = machine.nextToStart() {
       handles.append(handle)
-      #expect(machine.started(index) == .keep)
+      #expect(machine.started(index, handle: handle) == .keep)
     }
     #expect(handles.count == count)
     return (machine, handles)
+  }
+
+  /// A machine of three inputs whose run has begun, with input 0 running and input 1 still starting.
+  static func oneRunningOneStarting(
+    rule: Machine.Rule
+  ) throws -> (Machine, first: (index: Int, handle: RunHandle), starting: (index: Int, handle: RunHandle)) {
+    var machine = Self.machine(3, rule: rule, limit: nil)
+    _ = machine.begin()
+    let firstTaken = machine.nextToStart()
+    let first = try #require(firstTaken)
+    #expect(first.index == 0)
+    #expect(machine.started(0, handle: first.handle) == .keep)
+    let startingTaken = machine.nextToStart()
+    let starting = try #require(startingTaken)
+    #expect(starting.index == 1)
+    return (machine, first, starting)
   }
 
   static func ids(_ handles: [RunHandle]) -> [ObjectIdentifier] { handles.map(ObjectIdentifier.init) }
@@ -99,28 +115,33 @@ struct GatherStateTests {
   }
 
   @Test("a result that frees a place makes its receiver the driver when no one drives")
-  func resultMakesTheNextDriver() {
+  func resultMakesTheNextDriver() throws {
     var machine = Self.machine(2, rule: .allSucceed, limit: 1)
     _ = machine.begin()
-    #expect(machine.nextToStart()?.index == 0)
-    #expect(machine.started(0) == .keep)
+    let firstTaken = machine.nextToStart()
+    let first = try #require(firstTaken)
+    #expect(first.index == 0)
+    #expect(machine.started(0, handle: first.handle) == .keep)
     #expect(machine.nextToStart() == nil)
     #expect(Did(machine.received(.success(10), from: 0)) == .drive)
     #expect(machine.nextToStart()?.index == 1)
   }
 
   @Test("a result received while the driver drives leaves the starting to it, and its handle is not kept")
-  func synchronousResultWhileDriving() {
+  func synchronousResultWhileDriving() throws {
     var machine = Self.machine(2, rule: .allSucceed, limit: nil)
     _ = machine.begin()
-    #expect(machine.nextToStart()?.index == 0)
+    let firstTaken = machine.nextToStart()
+    let first = try #require(firstTaken)
+    #expect(first.index == 0)
     #expect(Did(machine.received(.success(10), from: 0)) == .none, "delivered before its run returned")
-    #expect(machine.started(0) == .delivered, "nothing of it waits on the trampoline")
-    let second = machine.nextToStart()
-    #expect(second?.index == 1)
-    #expect(machine.started(1) == .keep)
+    #expect(machine.started(0, handle: first.handle) == .delivered, "nothing of it waits on the trampoline")
+    let secondTaken = machine.nextToStart()
+    let second = try #require(secondTaken)
+    #expect(second.index == 1)
+    #expect(machine.started(1, handle: second.handle) == .keep)
     #expect(
-      Stopped(machine.stop(.cancel)) == .cancel(Self.ids(second.map { [$0.handle] } ?? []), inputsLetGo: 2),
+      Stopped(machine.stop(.cancel)) == .cancel(Self.ids([second.handle]), inputsLetGo: 2),
       "the delivered input is not cancelled")
   }
 
@@ -189,17 +210,20 @@ struct GatherStateTests {
   }
 
   @Test("interrupt returns the running inputs, marks those started later, and results are still collected")
-  func interruptKeepsCollecting() {
+  func interruptKeepsCollecting() throws {
     var machine = Self.machine(2, rule: .allSucceed, limit: 1)
     _ = machine.begin()
-    let first = machine.nextToStart()
-    #expect(first?.index == 0)
-    #expect(machine.started(0) == .keep)
-    #expect(Stopped(machine.stop(.interrupt)) == .interrupt(Self.ids(first.map { [$0.handle] } ?? [])))
+    let firstTaken = machine.nextToStart()
+    let first = try #require(firstTaken)
+    #expect(first.index == 0)
+    #expect(machine.started(0, handle: first.handle) == .keep)
+    #expect(Stopped(machine.stop(.interrupt)) == .interrupt(Self.ids([first.handle])))
     #expect(machine.nextToStart() == nil)
     #expect(Did(machine.received(.success(1), from: 0)) == .drive)
-    #expect(machine.nextToStart()?.index == 1)
-    #expect(machine.started(1) == .interrupt)
+    let secondTaken = machine.nextToStart()
+    let second = try #require(secondTaken)
+    #expect(second.index == 1)
+    #expect(machine.started(1, handle: second.handle) == .interrupt)
     #expect(
       Did(machine.received(.success(2), from: 1))
         == .finish(decisive: nil, results: [.success(1), .success(2)], cancel: []))
@@ -208,36 +232,24 @@ struct GatherStateTests {
   @Test(
     "cancel returns the running inputs and the one still starting, and finishes; that one is cancelled again as it returns"
   )
-  func cancelFinishes() {
-    var machine = Self.machine(3, rule: .allSucceed, limit: nil)
-    _ = machine.begin()
-    let first = machine.nextToStart()
-    #expect(first?.index == 0)
-    #expect(machine.started(0) == .keep)
-    let starting = machine.nextToStart()
-    #expect(starting?.index == 1)
-    let handles = [first, starting].compactMap { $0?.handle }
+  func cancelFinishes() throws {
+    var (machine, first, starting) = try Self.oneRunningOneStarting(rule: .allSucceed)
     #expect(
-      Stopped(machine.stop(.cancel)) == .cancel(Self.ids(handles), inputsLetGo: 3),
+      Stopped(machine.stop(.cancel)) == .cancel(Self.ids([first.handle, starting.handle]), inputsLetGo: 3),
       "input 1, still starting, is cancelled at once")
     #expect(Self.isFinished(machine))
-    #expect(machine.started(1) == .cancel)
+    #expect(machine.started(1, handle: starting.handle) == .cancel)
     #expect(machine.nextToStart() == nil, "the driver's turn ends")
   }
 
   @Test("a decision that comes while an input is still starting cancels that input at once")
-  func decisionCancelsAStartingInput() {
-    var machine = Self.machine(3, rule: .first, limit: nil)
-    _ = machine.begin()
-    #expect(machine.nextToStart()?.index == 0)
-    #expect(machine.started(0) == .keep)
-    let starting = machine.nextToStart()
-    #expect(starting?.index == 1)
+  func decisionCancelsAStartingInput() throws {
+    var (machine, _, starting) = try Self.oneRunningOneStarting(rule: .first)
     // Input 0 delivers from inside input 1's start (it resolved what input 0 waited for).
     #expect(
       Did(machine.received(.success(3), from: 0))
-        == .finish(decisive: .success(3), results: [], cancel: Self.ids(starting.map { [$0.handle] } ?? [])))
-    #expect(machine.started(1) == .cancel)
+        == .finish(decisive: .success(3), results: [], cancel: Self.ids([starting.handle])))
+    #expect(machine.started(1, handle: starting.handle) == .cancel)
     #expect(machine.nextToStart() == nil, "input 2 never starts")
   }
 

@@ -91,8 +91,8 @@ struct _GatherStateMachine<T, E: Error> {
     /// The combined run was interrupted (cooperative cancellation): every input, running or started later, is too.
     @usableFromInline var interrupted = false
     /// The handle of the input whose `run` is being called (one at a time: there is one driver), not retained: the
-    /// driver holds it until it reports the `run` returned (`started`), which clears it, as a delivery from inside
-    /// that `run` does. Beside the slots, not in its `.starting` slot: a second case with a payload makes every copy
+    /// driver holds it until it reports, with the handle, that the `run` returned (`started`), which clears it, as a
+    /// delivery from inside that `run` does. Beside the slots, not in its `.starting` slot: a second case with a payload makes every copy
     /// of a slot an outlined switch, and a retained handle costs every input a retain and a release (both measured:
     /// Proposals/performance-history.md).
     @usableFromInline var starting: Unmanaged<RunHandle>?
@@ -169,13 +169,14 @@ struct _GatherStateMachine<T, E: Error> {
     return (index, handle)
   }
 
-  /// An input's `run` returned.
+  /// An input's `run` under `handle` (the one `nextToStart` made, which the driver holds until this returns)
+  /// returned.
   @inlinable
-  mutating func started(_ index: Int) -> _GatherStarted {
+  mutating func started(_ index: Int, handle: RunHandle) -> _GatherStarted {
     guard phase == .running else { return .cancel }
     switch running.slots[index] {
     case .starting:
-      running.slots[index] = .running(running.starting.unsafelyUnwrapped.takeUnretainedValue())
+      running.slots[index] = .running(handle)
       running.starting = nil
     case .delivered:
       return running.interrupted ? .interrupt : .delivered  // it delivered before its `run` returned
@@ -370,7 +371,7 @@ final class _Gather<T: Sendable, E: Error>: @unchecked Sendable {  // its mutabl
       inputs[index]._run(under: handle) { result in
         self.perform(self.lock.withLock { self.machine.received(result, from: index) })
       }
-      switch lock.withLock({ machine.started(index) }) {
+      switch lock.withLock({ machine.started(index, handle: handle) }) {
       case .delivered: continue  // delivered at once: nothing of it waits on the trampoline
       case .keep: break
       case .interrupt: handle._interrupt()
