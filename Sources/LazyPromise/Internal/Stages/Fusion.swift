@@ -24,9 +24,11 @@ enum _FusedCall {
   case apply(_ input: UnsafeMutableRawPointer, _ fused: _Fused, _ index: Int)
 }
 
-/// Makes the `_Waiter` of the segment from stage `index` on; given by `_driveSegment` to every call it makes.
+/// Makes the `_Waiter` of the segment from stage `index` on; given by `_driveSegment` to every call it makes. The
+/// frame keeps the waiter until it returns (or makes another), so the result is not retained: a caller that keeps
+/// it longer retains it.
 @usableFromInline
-typealias _MakeRest = (_ index: Int) -> _Waiter
+typealias _MakeRest = (_ index: Int) -> Unmanaged<_Waiter>
 
 /// A value stage's part in fused runs, written where its types are concrete. It returns whether the segment's output
 /// is now in `_Fused.output` (`false` when the run was cancelled, or the rest of the segment waits for an input).
@@ -86,7 +88,7 @@ struct _Fused {
       _hop(
         { delivered = apply(next, to: result, rest) },
         {
-          let remaining = rest(next)
+          let remaining = rest(next).takeUnretainedValue()
           return { _Fused.resume(remaining, with: result) }
         })
       return delivered
@@ -110,7 +112,7 @@ struct _Fused {
     if let promise = step as? Promise<Step.Success, Step.Failure> {
       return join(promise, from: index, rest)
     }
-    let next = rest(index &+ 1)
+    let next = rest(index &+ 1).takeUnretainedValue()
     step._continue(handle, to: { _Fused.resume(next, with: $0) }, hop: true)
     return false
   }
@@ -141,30 +143,32 @@ extension _Source {
     return false
   }
 
-  /// Starts this source where chains join, resuming `waiter` with its result.
+  /// Starts this source where chains join, resuming `waiter` (which the frame that made it keeps until this
+  /// returns) with its result.
   ///
   /// A caller's task is given a completion handler whose one capture is the waiter, so that the handler allocates
   /// nothing of its own; the waiter admits the result (`_Waiter.complete`).
   @inlinable
-  func start(_ handle: RunHandle, resuming waiter: consuming _Waiter) {
+  func start(_ handle: RunHandle, resuming waiter: Unmanaged<_Waiter>) {
     switch self {
     case .result(let result):
       guard !handle._isCancelled else { return }
-      let waiter = consume waiter
+      let waiter = waiter.takeUnretainedValue()
       _hop({ _Fused.resume(waiter, with: result) }, { { _Fused.resume(waiter, with: result) } })
     case .stage(let upstream):
-      let waiter = consume waiter
+      let waiter = waiter.takeUnretainedValue()
       Self.startStage(upstream, handle, joining: true) { _Fused.resume(waiter, with: $0) }
     case .task(let task, let site):
       guard !handle._isCancelled else { return }
-      waiter.generation = handle._generation
-      #if DEBUG
-        waiter.taskSite = site
-      #else
-        _ = site
-      #endif
-      let waiter = consume waiter  // moved into the handler: no retain of its own
-      task { waiter.complete($0) }
+      waiter._withUnsafeGuaranteedRef { waiter in
+        waiter.generation = handle._generation
+        #if DEBUG
+          waiter.taskSite = site
+        #else
+          _ = site
+        #endif
+        task { waiter.complete($0) }  // the handler's one capture, and its one retain
+      }
     }
   }
 }
@@ -217,13 +221,13 @@ func _driveSegment<T, E: Error>(
       let outputPointer = raw.bindMemory(to: Result<T, E>.self, capacity: 1)
       let holding = (raw + holdingOffset).bindMemory(to: _Waiter?.self, capacity: 1)
       holding.initialize(to: nil)
-      func rest(_ index: Int) -> _Waiter {
-        let waiter = _SegmentWaiter(handle: handle, last: last, count: count, index: index, completion: completion)
-        if index != count {  // a wait at the last stage holds no stage: nothing to take back or keep
-          if let earlier = holding.pointee { _ = earlier.keep(owned: false) }
-          holding.pointee = waiter
-        }
-        return waiter
+      func rest(_ index: Int) -> Unmanaged<_Waiter> {
+        let waiter: _Waiter = _SegmentWaiter(
+          handle: handle, last: last, count: count, index: index, completion: completion)
+        let made = Unmanaged.passUnretained(waiter)
+        if let earlier = holding.pointee { _ = earlier.keep(owned: false) }
+        holding.pointee = consume waiter  // the frame keeps it (a wait at the last stage holds no stage: no-op keeps)
+        return made
       }
       let fused = _Fused(
         stages: UnsafePointer(stages.baseAddress.unsafelyUnwrapped), count: count, handle: handle,
