@@ -25,8 +25,8 @@ import Synchronization
 /// What a waiting segment allocates: see the top of this file.
 @usableFromInline
 class _Waiter: @unchecked Sendable {
-  // `generation`, `below` and (debug) `taskSite` are written before the waiter is shared (`generation`, `taskSite`)
-  // or only under the run's lock (`below`); the rest are atomics or constants.
+  // `generation`, `below`, `above` and (debug) `taskSite` are written before the waiter is shared (`generation`,
+  // `taskSite`) or only under the run's lock (`below`, `above`); the rest are atomics or constants.
   @usableFromInline let handle: RunHandle
   /// The run's generation when a task was started for this wait: its completion counts only for that generation.
   @exclusivity(unchecked) @usableFromInline final var generation = 0  // written before the task is given the waiter
