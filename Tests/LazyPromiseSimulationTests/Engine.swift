@@ -271,7 +271,7 @@ private struct Builder {
             work.cancel()
           }
         }
-      case .never:
+      case .never, .neverAdvancing:
         let key = keeper.keep(completion)
         if leaf.cancelHandler {
           onCancel {
@@ -279,17 +279,11 @@ private struct Builder {
             keeper.release(key)
           }
         }
-      case .neverAdvancing(let ticks):
-        let key = keeper.keep(completion)
-        if leaf.cancelHandler {
-          onCancel {
-            tally.observation.cancels[leaf.id] += 1
-            keeper.release(key)
-          }
+        if case .neverAdvancing(let ticks) = leaf.behavior {
+          keeper.advancing += 1
+          scheduler.advance(by: .milliseconds(ticks))
+          keeper.advancing -= 1
         }
-        keeper.advancing += 1
-        scheduler.advance(by: .milliseconds(ticks))
-        keeper.advancing -= 1
       case .drop:
         if leaf.cancelHandler { onCancel { tally.observation.cancels[leaf.id] += 1 } }
       }
