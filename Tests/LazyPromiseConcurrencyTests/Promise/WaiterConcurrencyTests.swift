@@ -215,4 +215,46 @@ struct WaiterConcurrencyTests {
     #expect(handle?.isDelivered == true)
     #expect(live.current == 0)
   }
+
+  @Test("6.6 an input on another thread reads the segment's stages from none of the frames it was started from")
+  func inputElsewhereReadsNoFrame() {
+    // A frame of the run lists its segment's stages on its stack, and an input on the frame's own thread reads that
+    // list while the frame is below it. Here the input comes on another thread while the frame waits inside the
+    // task, and runs its stages after the frame has returned and its stack has been written over: had it read the
+    // frame's list, it would call through the garbage written there.
+    let inside = DispatchSemaphore(value: 0)
+    let letGo = DispatchSemaphore(value: 0)
+    let delivered = DispatchSemaphore(value: 0)
+    let result = Locked<Int?>(nil)
+    var chain = Promise<Int, TestError>(value: 0)
+      .then { value in
+        Promise<Int, TestError> { completion in
+          DispatchQueue.global().async { completion(.success(value + 1)) }
+          inside.wait()  // the input has started the next stage
+        }
+      }
+      .map { value in
+        inside.signal()
+        letGo.wait()  // until the run has returned and its frames' stack is written over
+        return value + 1
+      }
+    for _ in 0..<20 { chain = chain.map { $0 + 1 } }
+    chain.run { outcome in
+      result.withLock { $0 = try? outcome.get() }
+      delivered.signal()
+    }
+    Self.writeOverStack()
+    letGo.signal()
+    delivered.wait()
+    #expect(result.withLock { $0 } == 22)
+  }
+
+  /// Writes a pattern over the part of this thread's stack that the frames of a run just returned from used.
+  @inline(never)
+  static func writeOverStack() {
+    withUnsafeTemporaryAllocation(byteCount: 64 * 1024, alignment: 16) { bytes in
+      bytes.initializeMemory(as: UInt8.self, repeating: 0xA5)
+      withExtendedLifetime(bytes.baseAddress) {}
+    }
+  }
 }

@@ -42,8 +42,9 @@ struct _Fused {
   /// the rest).
   @usableFromInline let stages: UnsafePointer<Unmanaged<_AnyStage>>
   @usableFromInline let count: Int
-  /// Not retained: the caller of `_driveSegment` keeps the run alive for the whole call.
-  @usableFromInline unowned(unsafe) let handle: RunHandle
+  /// Not retained: the caller of `_driveSegment` keeps the run alive for the whole call. `Unmanaged`, read through
+  /// `withHandle`: an `unowned(unsafe)` reference passed to a call is retained for it.
+  @usableFromInline let handle: Unmanaged<RunHandle>
   /// Where the last stage writes the segment's output, a `Result<T, E>` of its `T` and `E`.
   @usableFromInline let output: UnsafeMutableRawPointer
 
@@ -51,8 +52,19 @@ struct _Fused {
   init(stages: UnsafePointer<Unmanaged<_AnyStage>>, count: Int, handle: RunHandle, output: UnsafeMutableRawPointer) {
     self.stages = stages
     self.count = count
-    self.handle = handle
+    self.handle = Unmanaged.passUnretained(handle)
     self.output = output
+  }
+
+  /// Whether the run was cancelled.
+  @inlinable
+  var isCancelled: Bool { handle._withUnsafeGuaranteedRef { $0._isCancelled } }
+
+  /// Calls `body` with the run's handle, not retained.
+  @inlinable
+  @inline(__always)
+  func withHandle<R>(_ body: (RunHandle) -> R) -> R {
+    handle._withUnsafeGuaranteedRef(body)
   }
 
   /// Applies stage `index` to `input` by a direct call.
@@ -100,7 +112,8 @@ struct _Fused {
   /// it. The promise's own continuation drives the rest (one closure, as a stage run on its own makes).
   @inlinable
   func join<T, E: Error>(_ promise: Promise<T, E>, from index: Int, _ rest: _MakeRest) -> Bool {
-    promise._source.start(handle, resuming: rest(index &+ 1))
+    let waiter = rest(index &+ 1)
+    withHandle { promise._source.start($0, resuming: waiter) }
     withExtendedLifetime(promise) {}
     return false
   }
@@ -113,7 +126,7 @@ struct _Fused {
       return join(promise, from: index, rest)
     }
     let next = rest(index &+ 1).takeUnretainedValue()
-    step._continue(handle, to: { _Fused.resume(next, with: $0) }, hop: true)
+    withHandle { step._continue($0, to: { _Fused.resume(next, with: $0) }, hop: true) }
     return false
   }
 
@@ -136,10 +149,11 @@ extension _Source {
   @inlinable
   func startSegment(_ fused: _Fused, _ rest: _MakeRest) -> Bool {
     if case .result(let result) = self {
-      guard !fused.handle._isCancelled else { return false }
+      guard !fused.isCancelled else { return false }
       return fused.apply(0, to: result, rest)
     }
-    start(fused.handle, resuming: rest(0))
+    let waiter = rest(0)
+    fused.withHandle { start($0, resuming: waiter) }
     return false
   }
 
@@ -184,7 +198,9 @@ func _runFused<T, E: Error>(
 ) -> Bool {
   let count = min(Int(last._fusedRun), Int((last._depth &- 1) % UInt32(_segmentLimit)) &+ 1)
   guard count > 1 else { return false }
-  let made = _driveSegment(Unmanaged.passUnretained(last), count: count, from: 0, input: nil, handle, completion)
+  let made = _driveSegment(
+    Unmanaged.passUnretained(last), count: count, from: 0, input: nil, handle, completion, stages: nil,
+    thread: _currentThread())
   _ = made?.keep(owned: false)  // our caller keeps `last` alive until this returns
   return true
 }
@@ -194,49 +210,68 @@ func _runFused<T, E: Error>(
 ///
 /// The caller keeps `last` alive until this returns. A waiter made here borrows `last`; it is returned if it holds
 /// it, and the caller must then give it a reference (`_Waiter.keep`) while `last` is still alive.
+///
+/// `stages`: the list of the segment's stages of a frame of this segment below this one on the stack (from
+/// `index` on, at least), or `nil` to make one. `thread`: the calling thread (`_currentThread()`).
 @inlinable
 func _driveSegment<T, E: Error>(
   _ last: Unmanaged<_AnyStage>, count: Int, from index: Int, input: UnsafeMutableRawPointer?, _ handle: RunHandle,
-  _ completion: @escaping @Sendable (Result<T, E>) -> Void
+  _ completion: @escaping @Sendable (Result<T, E>) -> Void, stages: UnsafePointer<Unmanaged<_AnyStage>>?,
+  thread: UInt
 ) -> _Waiter? {
-  withUnsafeTemporaryAllocation(of: Unmanaged<_AnyStage>.self, capacity: count) { stages in
+  if let stages {
+    return _driveSegment(last, count: count, from: index, input: input, handle, completion, stages, thread)
+  }
+  return withUnsafeTemporaryAllocation(of: Unmanaged<_AnyStage>.self, capacity: count) { buffer in
     var stage = last
     var position = count &- 1
-    stages.initializeElement(at: position, to: stage)
+    buffer.initializeElement(at: position, to: stage)
     while position > index {
       stage = stage._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0._owner.unsafelyUnwrapped) }
       position &-= 1
-      stages.initializeElement(at: position, to: stage)
+      buffer.initializeElement(at: position, to: stage)
     }
-    // The output, and after it the waiter made here that holds `last`, if any (a frame waits at most once): one
-    // allocation, as a further nested one costs every join stack, and a captured `var` would be boxed. Raw bytes,
-    // not a tuple, whose metadata unspecialized code would look up at every call.
-    let alignment = MemoryLayout<_Waiter?>.alignment
-    let holdingOffset = (MemoryLayout<Result<T, E>>.size &+ alignment &- 1) & ~(alignment &- 1)
-    return withUnsafeTemporaryAllocation(
-      byteCount: holdingOffset &+ MemoryLayout<_Waiter?>.size,
-      alignment: max(MemoryLayout<Result<T, E>>.alignment, alignment)
-    ) { frame in
-      let raw = frame.baseAddress.unsafelyUnwrapped
-      let outputPointer = raw.bindMemory(to: Result<T, E>.self, capacity: 1)
-      let holding = (raw + holdingOffset).bindMemory(to: _Waiter?.self, capacity: 1)
-      holding.initialize(to: nil)
-      func rest(_ index: Int) -> Unmanaged<_Waiter> {
-        let waiter: _Waiter = _SegmentWaiter(
-          handle: handle, last: last, count: count, index: index, completion: completion)
-        let made = Unmanaged.passUnretained(waiter)
-        if let earlier = holding.pointee { _ = earlier.keep(owned: false) }
-        holding.pointee = consume waiter  // the frame keeps it (a wait at the last stage holds no stage: no-op keeps)
-        return made
-      }
-      let fused = _Fused(
-        stages: UnsafePointer(stages.baseAddress.unsafelyUnwrapped), count: count, handle: handle,
-        output: UnsafeMutableRawPointer(outputPointer))
-      let call: _FusedCall = input.map { .apply($0, fused, index) } ?? .start(fused)
-      if stage._withUnsafeGuaranteedRef({ $0._fused($0, call, rest) }) {
-        _deliver(outputPointer.move(), to: completion)
-      }
-      return holding.move()
+    return _driveSegment(
+      last, count: count, from: index, input: input, handle, completion,
+      UnsafePointer(buffer.baseAddress.unsafelyUnwrapped), thread)
+  }
+}
+
+/// `_driveSegment` with the list of the segment's stages made: `stages[index..<count]`, first to last.
+@inlinable
+@inline(__always)
+func _driveSegment<T, E: Error>(
+  _ last: Unmanaged<_AnyStage>, count: Int, from index: Int, input: UnsafeMutableRawPointer?, _ handle: RunHandle,
+  _ completion: @escaping @Sendable (Result<T, E>) -> Void, _ stages: UnsafePointer<Unmanaged<_AnyStage>>,
+  _ thread: UInt
+) -> _Waiter? {
+  // The output, and after it the waiter made here that holds `last`, if any (a frame waits at most once): one
+  // allocation, as a further nested one costs every join stack, and a captured `var` would be boxed. Raw bytes,
+  // not a tuple, whose metadata unspecialized code would look up at every call.
+  let alignment = MemoryLayout<_Waiter?>.alignment
+  let holdingOffset = (MemoryLayout<Result<T, E>>.size &+ alignment &- 1) & ~(alignment &- 1)
+  return withUnsafeTemporaryAllocation(
+    byteCount: holdingOffset &+ MemoryLayout<_Waiter?>.size,
+    alignment: max(MemoryLayout<Result<T, E>>.alignment, alignment)
+  ) { frame in
+    let raw = frame.baseAddress.unsafelyUnwrapped
+    let outputPointer = raw.bindMemory(to: Result<T, E>.self, capacity: 1)
+    let holding = (raw + holdingOffset).bindMemory(to: _Waiter?.self, capacity: 1)
+    holding.initialize(to: nil)
+    func rest(_ index: Int) -> Unmanaged<_Waiter> {
+      let waiter: _Waiter = _SegmentWaiter(
+        handle: handle, last: last, count: count, index: index, completion: completion, frame: stages,
+        thread: thread)
+      let made = Unmanaged.passUnretained(waiter)
+      if let earlier = holding.pointee { _ = earlier.keep(owned: false) }
+      holding.pointee = consume waiter  // the frame keeps it (a wait at the last stage holds no stage: no-op keeps)
+      return made
     }
+    let fused = _Fused(stages: stages, count: count, handle: handle, output: UnsafeMutableRawPointer(outputPointer))
+    let call: _FusedCall = input.map { .apply($0, fused, index) } ?? .start(fused)
+    if stages[index]._withUnsafeGuaranteedRef({ $0._fused($0, call, rest) }) {
+      _deliver(outputPointer.move(), to: completion)
+    }
+    return holding.move()
   }
 }

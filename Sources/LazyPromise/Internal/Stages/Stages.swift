@@ -70,7 +70,7 @@ final class _ValueStage<S, T, E: Error, Upstream>: _Stage<T, E>, @unchecked Send
         case .apply(let input, let fused, let index):
           switch input.assumingMemoryBound(to: Result<S, E>.self).move() {
           case .success(let value):
-            guard !fused.handle._isCancelled else { return false }
+            guard !fused.isCancelled else { return false }
             return this.function.apply(to: value, index, fused, rest)
           case .failure(let error):
             return fused.forward(Result<T, E>.failure(error), from: index, rest)
@@ -139,7 +139,7 @@ where Step.Failure == E {
         case .apply(let input, let fused, let index):
           switch input.assumingMemoryBound(to: Result<S, E>.self).move() {
           case .success(let value):
-            guard !fused.handle._isCancelled else { return false }
+            guard !fused.isCancelled else { return false }
             let step = this.transform(value)
             if let result = step._result {
               return fused.forward(result, from: index, rest)

@@ -33,11 +33,11 @@ class _Waiter: @unchecked Sendable {
   /// The segment's last stage (and through it every stage before it), held as `hold` says; taken once, by the input
   /// or by `cancel()`. `nil` for a wait at the segment's last stage, where no stage runs again.
   @usableFromInline let stage: Unmanaged<_AnyStage>?
-  /// How `stage` is held: one of the `_Hold` states.
-  @usableFromInline let hold: Atomic<Int>
   /// The waiters linked before and after this one in the handle's list.
   @exclusivity(unchecked) @usableFromInline final var below: Unmanaged<_Waiter>?  // only under the run's lock
   @exclusivity(unchecked) @usableFromInline final var above: Unmanaged<_Waiter>?  // only under the run's lock
+  /// How `stage` is held: one of the `_Hold` states. A byte, beside `linked`: see `_SegmentWaiter`'s size.
+  @usableFromInline let hold: Atomic<UInt8>
   /// Whether the waiter is in the handle's list.
   @usableFromInline let linked = Atomic<Bool>(false)
   #if DEBUG
@@ -55,6 +55,7 @@ class _Waiter: @unchecked Sendable {
 
   /// `stage` is borrowed: the frame that makes the waiter keeps it alive, and `keep` is called as it returns.
   @inlinable
+  @inline(__always)
   init(
     handle: RunHandle, holding stage: Unmanaged<_AnyStage>?,
     resume: @escaping (_ waiter: _Waiter, _ input: UnsafeMutableRawPointer) -> Bool
@@ -72,15 +73,16 @@ class _Waiter: @unchecked Sendable {
   }
 
   /// Takes the stage for the input, which gives it back with `settle`: with the waiter's reference (the hold goes
-  /// to `none`), or borrowed (`lent`). `nil` when it holds none, or `cancel()` took it first.
+  /// to `none`), or borrowed (`lent`, and `borrowed` is `true`: the frame that made the waiter had not returned).
+  /// `nil` when it holds none, or `cancel()` took it first.
   @inlinable
-  final func take() -> Unmanaged<_AnyStage>? {
+  final func take() -> (stage: Unmanaged<_AnyStage>, borrowed: Bool)? {
     guard let stage else { return nil }
     var state = hold.load(ordering: .acquiring)
     while state == _Hold.borrowed || state == _Hold.retained {
       let (exchanged, original) = hold.compareExchange(
         expected: state, desired: state == _Hold.retained ? _Hold.none : _Hold.lent, ordering: .acquiringAndReleasing)
-      if exchanged { return stage }
+      if exchanged { return (stage, state == _Hold.borrowed) }
       state = original
     }
     return nil
@@ -91,6 +93,7 @@ class _Waiter: @unchecked Sendable {
   /// an owned reference it did not give, or ends the loan, releasing the reference the frame that made this waiter
   /// left for it if that frame has returned since.
   @inlinable
+  @inline(__always)
   final func settle(_ made: _Waiter?) {
     let stage = stage.unsafelyUnwrapped
     // Only the input writes the hold after `take` unless it was lent: `none` means the input owned a reference.
@@ -184,35 +187,48 @@ class _Waiter: @unchecked Sendable {
 @usableFromInline
 enum _Hold {
   /// Nothing: none to hold, taken by `cancel()`, or the input has taken it (and ended its loan).
-  @usableFromInline static let none = 0
+  @usableFromInline static let none: UInt8 = 0
   /// Borrowed: the frame that made the waiter is still running and keeps the stage alive.
-  @usableFromInline static let borrowed = 1
+  @usableFromInline static let borrowed: UInt8 = 1
   /// Retained: the waiter owns a reference.
-  @usableFromInline static let retained = 2
+  @usableFromInline static let retained: UInt8 = 2
   /// Lent to the input while the frame that made the waiter is still running.
-  @usableFromInline static let lent = 3
+  @usableFromInline static let lent: UInt8 = 3
   /// Lent, and that frame has returned, leaving a reference for the input to release.
-  @usableFromInline static let lentRetained = 4
+  @usableFromInline static let lentRetained: UInt8 = 4
 }
 
 /// The waiter of a segment whose output is a `Result<T, E>`: the rest of the segment, from stage `index` on.
+///
+/// In release builds its instance is 120 bytes, and should stay at most that: glibc's malloc keeps blocks of up to
+/// 128 bytes, header included, in its fast bins, and a larger waiter costs every join more in malloc and free
+/// (Proposals/performance-history.md; the `promise.task` instruction ceiling catches it). Hence the byte-sized
+/// `hold` beside `linked`, and the 32-bit `count` and `index` (a segment has at most `_segmentLimit` stages).
 @usableFromInline
 final class _SegmentWaiter<T, E: Error>: _Waiter, @unchecked Sendable {
-  @usableFromInline let count: Int
-  @usableFromInline let index: Int
+  @usableFromInline let count: Int32
+  @usableFromInline let index: Int32
   /// What comes after the segment. Kept until the waiter is freed, so a completion handler that the task keeps
   /// after the run ended keeps it too (contract 6.6). Not moved out once the input is used: the write into this
   /// generic field re-abstracts the closure at every join (measured: Proposals/performance-history.md).
   @usableFromInline let completion: @Sendable (Result<T, E>) -> Void
+  /// The list of the segment's stages in the frame that made the waiter, and the thread it runs on: an input that
+  /// takes the stage borrowed on that thread comes while that frame is below it on the stack, and reads the list
+  /// there rather than walking the stages again. Read on no other thread, and after that frame never.
+  @usableFromInline let frameStages: UnsafePointer<Unmanaged<_AnyStage>>
+  @usableFromInline let frameThread: UInt
 
   @inlinable
   init(
     handle: RunHandle, last: Unmanaged<_AnyStage>, count: Int, index: Int,
-    completion: @escaping @Sendable (Result<T, E>) -> Void
+    completion: @escaping @Sendable (Result<T, E>) -> Void, frame stages: UnsafePointer<Unmanaged<_AnyStage>>,
+    thread: UInt
   ) {
-    self.count = count
-    self.index = index
+    self.count = Int32(truncatingIfNeeded: count)
+    self.index = Int32(truncatingIfNeeded: index)
     self.completion = completion
+    frameStages = stages
+    frameThread = thread
     // A wait at the last stage: its input is the segment's output, and no stage of the segment runs again.
     super.init(handle: handle, holding: index == count ? nil : last) { waiter, input in
       let this = unsafeDowncast(waiter, to: _SegmentWaiter<T, E>.self)
@@ -220,8 +236,11 @@ final class _SegmentWaiter<T, E: Error>: _Waiter, @unchecked Sendable {
         _deliver(input.assumingMemoryBound(to: Result<T, E>.self).move(), to: this.completion)
         return true
       }
-      guard let last = this.take() else { return false }
-      let made = _driveSegment(last, count: this.count, from: this.index, input: input, this.handle, this.completion)
+      guard let (last, borrowed) = this.take() else { return false }
+      let thread = _currentThread()
+      let made = _driveSegment(
+        last, count: Int(this.count), from: Int(this.index), input: input, this.handle, this.completion,
+        stages: borrowed && thread == this.frameThread ? this.frameStages : nil, thread: thread)
       this.settle(made)
       return true
     }

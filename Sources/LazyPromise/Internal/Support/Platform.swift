@@ -1,5 +1,6 @@
 // Everything the library takes from the C library, in one file: the thread-local slot behind the trampoline,
-// the stack depth it measures, and writing diagnostics to standard error without Foundation.
+// the stack depth it measures, the calling thread's identity, and writing diagnostics to standard error without
+// Foundation.
 
 import Synchronization
 
@@ -44,6 +45,16 @@ func trampolineState() -> UnsafeMutablePointer<_TrampolineState> {
   state.initialize(to: _TrampolineState())
   pthread_setspecific(trampolineKey, state)
   return state
+}
+
+/// The calling thread's identity: equal for two calls on one thread, different for two threads alive at once.
+///
+/// A frame of `_driveSegment` records it in the waiters it makes, so that an input that comes on the same thread
+/// while that frame is still running knows the frame is below it on the stack, and reads the frame's list of stages.
+@inlinable
+@inline(__always)
+func _currentThread() -> UInt {
+  withUnsafeBytes(of: pthread_self()) { $0.load(as: UInt.self) }
 }
 
 /// How many bytes `_currentStackAddress` allocates: an atomic, so that the optimizer cannot see the count and turn
