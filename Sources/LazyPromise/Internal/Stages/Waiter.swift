@@ -8,19 +8,10 @@ import Synchronization
 // - the rest of the segment (`resume`): `_SegmentWaiter` drives the remaining stages with the input;
 // - the hold of the segment's stages while it waits, which the input or `cancel()` takes, whichever comes first.
 //
-// The hold is borrowed while it can be: the frame of `_driveSegment` that made the waiter keeps the stage alive until
-// it returns, so a wait that ends within that frame (a task that completes synchronously) writes no shared reference
-// count (Engine.md, invariant 9). Only as the frame returns with the waiter still holding the stage does it give the
-// waiter a reference (`keep`): its own if it owns one (a frame resumed from a retained hold), else a new retain. An
-// input that takes a borrowed stage on another thread while that frame is still running borrows it in turn (`lent`);
-// the frame, returning, leaves a reference for the input to release. Docs/Proposals/0004-shared-stages.md.
-//
-// A waiter whose hold outlives that frame is linked, as the frame returns (`keep`), in a list the run's handle keeps
-// under its lock, without owning it (`CancelHandlers.park`), so that `cancel()` can take its stage: a task that keeps
-// its completion handler (a mailbox, a registry that never removes its handlers) then keeps only the waiter and the
-// handle alive, not the chain, its own task among it. A wait that ends within its frame takes no lock. A waiter
-// unlinks itself when it is freed, unless a later wait or `cancel()` has unlinked it already (the common case, which
-// takes no lock).
+// The hold is borrowed while the frame of `_driveSegment` that made the waiter runs, so a wait that ends within it
+// writes no shared reference count; a waiter still holding the stage as that frame returns gets a reference and is
+// parked in the run's handle (`keep`), so that `cancel()` can take its stage. Engine.md, section 3, and
+// Docs/Proposals/0004-shared-stages.md give the states and the races.
 
 /// What a waiting segment allocates: see the top of this file.
 @usableFromInline
