@@ -55,6 +55,38 @@ struct WaiterDiagnosticsTests {
     #endif
   }
 
+  /// Where a segment's waiter runs: the run's last segment, a segment behind a join, and an input of `all`, whose
+  /// own run's handle nothing but the waiter keeps once the input has delivered.
+  enum Shape: CaseIterable, Sendable { case segment, joined, inputOfAll }
+
+  @Test(
+    "4.2 a handler that completed in its frame and is called again after the run let go of everything is refused",
+    arguments: Shape.allCases)
+  func keptHandlerCalledAfterTheRun(shape: Shape) {
+    // Under the address sanitizer (CI), a waiter that read its run's handle after it was freed fails here.
+    let results = Recorder<Result<[Int], TestError>>()
+    let keeper = Keeper()
+    do {
+      let task = Promise<Int, TestError> { completion in
+        completion(.success(1))  // in the frame that made the waiter
+        keeper.completion = completion
+      }
+      let chain: Promise<[Int], TestError> =
+        switch shape {
+        case .segment: segment(task).map { [$0] }
+        case .joined: Promise(value: 0).map { $0 + 1 }.then { _ in task }.map { $0 * 10 }.map { [$0] }
+        case .inputOfAll: Promise<Int, TestError>.all([segment(task)])
+        }
+      _ = chain.run { results.append($0) }
+    }
+    let expected: Result<[Int], TestError> = .success([shape == .joined ? 10 : 20])
+    #expect(results.all == [expected])
+    keeper.completion?(.success(2))
+    keeper.completion?(.failure(.first))
+    keeper.completion = nil
+    #expect(results.all == [expected])
+  }
+
   @Test("4.3 a segment's task completing from two threads at once delivers once")
   func segmentTaskRacingCompletions() async {
     for iteration in 0..<500 {

@@ -40,6 +40,7 @@ extension RunHandle {
 
   /// Accepts the completion of the task that was invoked at `generation`, exactly once.
   @inlinable
+  @inline(__always)
   func _claim(_ generation: Int) -> _Claim {
     var state = _state.load(ordering: .acquiring)
     while true {

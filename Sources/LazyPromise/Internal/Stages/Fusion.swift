@@ -49,10 +49,13 @@ struct _Fused {
   @usableFromInline let output: UnsafeMutableRawPointer
 
   @inlinable
-  init(stages: UnsafePointer<Unmanaged<_AnyStage>>, count: Int, handle: RunHandle, output: UnsafeMutableRawPointer) {
+  init(
+    stages: UnsafePointer<Unmanaged<_AnyStage>>, count: Int, handle: Unmanaged<RunHandle>,
+    output: UnsafeMutableRawPointer
+  ) {
     self.stages = stages
     self.count = count
-    self.handle = Unmanaged.passUnretained(handle)
+    self.handle = handle
     self.output = output
   }
 
@@ -199,23 +202,24 @@ func _runFused<T, E: Error>(
   let count = min(Int(last._fusedRun), Int((last._depth &- 1) % UInt32(_segmentLimit)) &+ 1)
   guard count > 1 else { return false }
   let made = _driveSegment(
-    Unmanaged.passUnretained(last), count: count, from: 0, input: nil, handle, completion, stages: nil,
-    thread: _currentThread())
-  _ = made?.keep(owned: false)  // our caller keeps `last` alive until this returns
+    Unmanaged.passUnretained(last), count: count, from: 0, input: nil, Unmanaged.passUnretained(handle), completion,
+    stages: nil, thread: _currentThread())
+  _ = made?.keep(owned: false)  // our caller keeps `last` and the run alive until this returns
   return true
 }
 
 /// Drives the stages from `index` on of the segment of `count` stages that ends at `last`: starts the segment when
 /// `input` is `nil`, or applies stage `index` to `input`. Delivers the segment's output to `completion`.
 ///
-/// The caller keeps `last` alive until this returns. A waiter made here borrows `last`; it is returned if it holds
-/// it, and the caller must then give it a reference (`_Waiter.keep`) while `last` is still alive.
+/// The caller keeps `last` and the run alive until this returns. A waiter made here borrows both; it is returned
+/// if anything but this frame refers to it, and the caller must then call its `keep` while both are still alive.
 ///
 /// `stages`: the list of the segment's stages of a frame of this segment below this one on the stack (from
 /// `index` on, at least), or `nil` to make one. `thread`: the calling thread (`_currentThread()`).
 @inlinable
 func _driveSegment<T, E: Error>(
-  _ last: Unmanaged<_AnyStage>, count: Int, from index: Int, input: UnsafeMutableRawPointer?, _ handle: RunHandle,
+  _ last: Unmanaged<_AnyStage>, count: Int, from index: Int, input: UnsafeMutableRawPointer?,
+  _ handle: Unmanaged<RunHandle>,
   _ completion: @escaping @Sendable (Result<T, E>) -> Void, stages: UnsafePointer<Unmanaged<_AnyStage>>?,
   thread: UInt
 ) -> _Waiter? {
@@ -241,7 +245,8 @@ func _driveSegment<T, E: Error>(
 @inlinable
 @inline(__always)
 func _driveSegment<T, E: Error>(
-  _ last: Unmanaged<_AnyStage>, count: Int, from index: Int, input: UnsafeMutableRawPointer?, _ handle: RunHandle,
+  _ last: Unmanaged<_AnyStage>, count: Int, from index: Int, input: UnsafeMutableRawPointer?,
+  _ handle: Unmanaged<RunHandle>,
   _ completion: @escaping @Sendable (Result<T, E>) -> Void, _ stages: UnsafePointer<Unmanaged<_AnyStage>>,
   _ thread: UInt
 ) -> _Waiter? {
@@ -263,8 +268,11 @@ func _driveSegment<T, E: Error>(
         handle: handle, last: last, count: count, index: index, completion: completion, frame: stages,
         thread: thread)
       let made = Unmanaged.passUnretained(waiter)
-      if let earlier = holding.pointee { _ = earlier.keep(owned: false) }
-      holding.pointee = consume waiter  // the frame keeps it (a wait at the last stage holds no stage: no-op keeps)
+      if holding.pointee != nil {  // an earlier waiter of this frame: kept as at the frame's return, and let go
+        if !isKnownUniquelyReferenced(&holding.pointee) { _ = holding.pointee.unsafelyUnwrapped.keep(owned: false) }
+        holding.deinitialize(count: 1)
+      }
+      holding.initialize(to: consume waiter)  // the frame keeps it until it returns
       return made
     }
     let fused = _Fused(stages: stages, count: count, handle: handle, output: UnsafeMutableRawPointer(outputPointer))
@@ -272,6 +280,9 @@ func _driveSegment<T, E: Error>(
     if stages[index]._withUnsafeGuaranteedRef({ $0._fused($0, call, rest) }) {
       _deliver(outputPointer.move(), to: completion)
     }
+    // A waiter nothing else refers to can be resumed no more (no handler or queued input has it): it is freed
+    // here, and nothing is kept.
+    if holding.pointee != nil, isKnownUniquelyReferenced(&holding.pointee) { holding.pointee = nil }
     return holding.move()
   }
 }

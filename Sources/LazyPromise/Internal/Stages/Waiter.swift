@@ -8,17 +8,20 @@ import Synchronization
 // - the rest of the segment (`resume`): `_SegmentWaiter` drives the remaining stages with the input;
 // - the hold of the segment's stages while it waits, which the input or `cancel()` takes, whichever comes first.
 //
-// The hold is borrowed while the frame of `_driveSegment` that made the waiter runs, so a wait that ends within it
-// writes no shared reference count; a waiter still holding the stage as that frame returns gets a reference and is
-// parked in the run's handle (`keep`), so that `cancel()` can take its stage. Engine.md, section 3, and
-// Docs/Proposals/0004-shared-stages.md give the states and the races.
+// The stage and the run's handle are borrowed while the frame of `_driveSegment` that made the waiter runs, so a
+// wait that ends within it writes no shared reference count. As that frame returns, a waiter nothing else refers to
+// is freed; any other gets references (`keep`), and one still holding the stage is parked in the run's handle, so
+// that `cancel()` can take it. Engine.md, section 3, and Docs/Proposals/0004-shared-stages.md give the states.
 
 /// What a waiting segment allocates: see the top of this file.
 @usableFromInline
 class _Waiter: @unchecked Sendable {
-  // `generation`, `below`, `above` and (debug) `taskSite` are written before the waiter is shared (`generation`,
-  // `taskSite`) or only under the run's lock (`below`, `above`); the rest are atomics or constants.
-  @usableFromInline let handle: RunHandle
+  // `generation`, `ownsHandle`, `below`, `above` and (debug) `taskSite` are written before the waiter is shared
+  // (`generation`, `taskSite`), once by `keep` (`ownsHandle`), or only under the run's lock (`below`, `above`); the
+  // rest are atomics or constants.
+  /// The run's handle, borrowed while the frame that made the waiter runs (that frame's caller keeps the run
+  /// alive); `keep` retains it (`ownsHandle`) if anything else still refers to the waiter as that frame returns.
+  @usableFromInline let _handle: Unmanaged<RunHandle>
   /// The run's generation when a task was started for this wait: its completion counts only for that generation.
   @exclusivity(unchecked) @usableFromInline final var generation = 0  // written before the task is given the waiter
   /// The segment's last stage (and through it every stage before it), held as `hold` says; taken once, by the input
@@ -31,6 +34,9 @@ class _Waiter: @unchecked Sendable {
   @usableFromInline let hold: Atomic<UInt8>
   /// Whether the waiter is in the handle's list.
   @usableFromInline let linked = Atomic<Bool>(false)
+  /// Whether `keep` retained `_handle`, which `deinit` then releases. Written before the frame that made the waiter
+  /// lets it go, and read by `deinit`, which comes after every other reference is gone.
+  @exclusivity(unchecked) @usableFromInline final var ownsHandle = false
   #if DEBUG
     /// Where the task this waiter was given to was made; `nil` while it waits for anything else.
     @exclusivity(unchecked) @usableFromInline final var taskSite: _Site?  // written before the task is given the waiter
@@ -44,17 +50,25 @@ class _Waiter: @unchecked Sendable {
   /// runs unspecialized, looking up type metadata at every step (about 700 instructions a wait when tried).
   @usableFromInline let _resume: (_ waiter: _Waiter, _ input: UnsafeMutableRawPointer) -> Bool
 
-  /// `stage` is borrowed: the frame that makes the waiter keeps it alive, and `keep` is called as it returns.
+  /// `handle` and `stage` are borrowed: the frame that makes the waiter keeps them alive, and `keep` is called as
+  /// it returns.
   @inlinable
   @inline(__always)
   init(
-    handle: RunHandle, holding stage: Unmanaged<_AnyStage>?,
+    handle: Unmanaged<RunHandle>, holding stage: Unmanaged<_AnyStage>?,
     resume: @escaping (_ waiter: _Waiter, _ input: UnsafeMutableRawPointer) -> Bool
   ) {
-    self.handle = handle
+    _handle = handle
     self.stage = stage
     hold = Atomic(stage == nil ? _Hold.none : _Hold.borrowed)
     _resume = resume
+  }
+
+  /// Calls `body` with the run's handle, not retained.
+  @inlinable
+  @inline(__always)
+  final func withHandle<R>(_ body: (RunHandle) -> R) -> R {
+    _handle._withUnsafeGuaranteedRef(body)
   }
 
   /// Drives what waited with the input at `input`; see `_resume`.
@@ -96,17 +110,20 @@ class _Waiter: @unchecked Sendable {
     }
   }
 
-  /// Called as the frame that made the waiter (`_driveSegment`) returns, while its caller still keeps the stage
-  /// alive: a stage still held (or lent) must now be kept by a reference. `owned`: the caller owns a reference,
-  /// which it gives rather than taking a new one. Returns whether the caller still owns its reference.
+  /// Called as the frame that made the waiter (`_driveSegment`) returns, while its caller still keeps the run and
+  /// the stage alive: the handle, and a stage still held (or lent), must now be kept by references. `owned`: the
+  /// caller owns a reference to the stage, which it gives rather than taking a new one. Returns whether the caller
+  /// still owns its reference.
   ///
   /// A stage still borrowed now waits past the frame: the waiter is first linked in the run's handle, so that
   /// `cancel()` can take it; if the run was cancelled, nothing is kept.
   @inlinable
   final func keep(owned: Bool) -> Bool {
+    _ = _handle.retain()
+    ownsHandle = true
     guard let stage else { return owned }
     var state = hold.load(ordering: .acquiring)
-    if state == _Hold.borrowed, !handle._park(self) {
+    if state == _Hold.borrowed, !withHandle({ $0._park(self) }) {
       _ = takeForCancel()  // borrowed: no reference to give back
       state = hold.load(ordering: .acquiring)
     }
@@ -151,7 +168,8 @@ class _Waiter: @unchecked Sendable {
     #if DEBUG
       called.store(true, ordering: .relaxed)
     #endif
-    switch handle._claim(generation) {
+    let generation = generation
+    switch _handle._withUnsafeGuaranteedRef({ $0._claim(generation) }) {
     case .accepted:
       _Fused.resume(self, with: result)
     case .cancelled:
@@ -164,13 +182,16 @@ class _Waiter: @unchecked Sendable {
   }
 
   deinit {
-    if linked.load(ordering: .acquiring) { handle._unlink(self) }
+    if linked.load(ordering: .acquiring) { withHandle { $0._unlink(self) } }
     if hold.load(ordering: .acquiring) == _Hold.retained { stage?.release() }
     #if DEBUG
-      if let taskSite, !called.load(ordering: .relaxed), !handle._isCancelled, handle._generation == generation {
+      if let taskSite, !called.load(ordering: .relaxed),
+        withHandle({ !$0._isCancelled && $0._generation == generation })
+      {
         PromiseDiagnostics.report(.completionReleasedWithoutBeingCalled, site: taskSite)
       }
     #endif
+    if ownsHandle { _handle.release() }
   }
 }
 
@@ -211,7 +232,7 @@ final class _SegmentWaiter<T, E: Error>: _Waiter, @unchecked Sendable {
 
   @inlinable
   init(
-    handle: RunHandle, last: Unmanaged<_AnyStage>, count: Int, index: Int,
+    handle: Unmanaged<RunHandle>, last: Unmanaged<_AnyStage>, count: Int, index: Int,
     completion: @escaping @Sendable (Result<T, E>) -> Void, frame stages: UnsafePointer<Unmanaged<_AnyStage>>,
     thread: UInt
   ) {
@@ -230,9 +251,9 @@ final class _SegmentWaiter<T, E: Error>: _Waiter, @unchecked Sendable {
       guard let (last, borrowed) = this.take() else { return false }
       let thread = _currentThread()
       let made = _driveSegment(
-        last, count: Int(this.count), from: Int(this.index), input: input, this.handle, this.completion,
+        last, count: Int(this.count), from: Int(this.index), input: input, this._handle, this.completion,
         stages: borrowed && thread == this.frameThread ? this.frameStages : nil, thread: thread)
-      this.settle(made)
+      if made == nil { this.settle(nil) } else { this.settle(made) }  // the first path releases no `nil`
       return true
     }
   }
