@@ -286,6 +286,13 @@ private struct Builder {
         }
       case .drop:
         if leaf.cancelHandler { onCancel { tally.observation.cancels[leaf.id] += 1 } }
+      case .twice(let first, let ticks, let second):
+        if leaf.cancelHandler { onCancel { tally.observation.cancels[leaf.id] += 1 } }
+        completion(first)
+        _ = scheduler.enqueue(after: .milliseconds(ticks)) {
+          if keeper.advancing > 0 { return completion(second) }
+          atDepth(depthKiB) { completion(second) }
+        }
       }
     }
   }

@@ -1,5 +1,6 @@
 /// Makes a random program from a seed. `excluded` names operator families left out (`LAZYPROMISE_SIM_EXCLUDE`, comma
-/// separated: `future`, `shared`, `time`, `retry`, `combinators`, `drop`, `depth`), to tell one fault from another.
+/// separated: `future`, `shared`, `time`, `retry`, `combinators`, `drop`, `twice`, `depth`), to tell one fault from
+/// another.
 struct Generator {
   private var random: SplitMix64
   private var nextLeaf = 0
@@ -62,7 +63,8 @@ struct Generator {
       defer { nextLeaf += 1 }
       let behavior: LeafBehavior
       switch random.int(0...19) {
-      case 0...7: behavior = .sync(result())
+      case 0...6: behavior = .sync(result())
+      case 7: behavior = excluded.contains("twice") ? .sync(result()) : .twice(result(), random.int(0...30), result())
       case 8...15: behavior = .later(random.chance(25) ? 0 : random.int(1...30), result())
       case 16: behavior = .never
       case 17: behavior = advancingTasks ? .neverAdvancing(random.int(0...30)) : .never

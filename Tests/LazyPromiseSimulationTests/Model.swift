@@ -43,6 +43,8 @@ enum ModelMutation: String, CaseIterable, Sendable {
   case futureAlwaysOnSuccessOnly
   /// A future's branches are called in the reverse of the order they were registered in.
   case futureBranchesReversed
+  /// A task's second call of its completion handler is delivered too.
+  case secondCallDelivered
 
   /// The operator family (`LAZYPROMISE_SIM_EXCLUDE`) whose programs can tell this model apart.
   var family: String {
@@ -51,6 +53,7 @@ enum ModelMutation: String, CaseIterable, Sendable {
     case .retryOneTooMany: "retry"
     case .maxConcurrentPlusOne: "combinators"
     case .futureAlwaysOnSuccessOnly, .futureBranchesReversed: "future"
+    case .secondCallDelivered: "twice"
     }
   }
 }
@@ -355,6 +358,13 @@ final class Model {
       if leaf.cancelHandler { cancelledEvent = event }
     case .never, .drop: break
     case .neverAdvancing(let ticks): advance(by: ticks)
+    case .twice(let first, let ticks, let second):
+      completed = true
+      deliver(first)
+      // 4.2: the second call is refused; the event stands for the handler the task keeps until then.
+      _ = schedule(after: ticks) { [self] in
+        if mutation == .secondCallDelivered { deliver(second) }
+      }
     }
   }
 

@@ -52,6 +52,9 @@ enum Printer {
       case .neverAdvancing(let ticks):
         "task\(leaf.id)(never, advancing: \(ticks)ms\(leaf.cancelHandler ? ", onCancel" : ""))"
       case .drop: "task\(leaf.id)(dropsCompletion\(leaf.cancelHandler ? ", onCancel" : ""))"
+      case .twice(let first, let ticks, let second):
+        "task\(leaf.id)(sync: \(result(first)), again after: \(ticks)ms, \(result(second))"
+          + "\(leaf.cancelHandler ? ", onCancel" : ""))"
       }
     case .catching(let id, let r): "Promise.catching { task\(id)(\(result(r))) }"
     case .map(let input, let fn, .named): "\(promise(input)).map(f\(fn))"
@@ -164,6 +167,7 @@ enum Printer {
         case .never: ".never"
         case .neverAdvancing(let ticks): ".neverAdvancing(\(ticks))"
         case .drop: ".drop"
+        case .twice(let first, let ticks, let second): ".twice(\(literal(first)), \(ticks), \(literal(second)))"
         }
       return ".task(Leaf(id: \(leaf.id), behavior: \(behavior), cancelHandler: \(leaf.cancelHandler)))"
     case .catching(let id, let r): return ".catching(id: \(id), \(literal(r)))"

@@ -24,6 +24,9 @@ enum LeafBehavior: Equatable {
   case neverAdvancing(Int)
   /// Drops its completion handler without calling it (a lost callback, clause 5.1).
   case drop
+  /// Completes before its start returns with the first result, keeps its completion handler, calls it again
+  /// `ticks` milliseconds later with the second (refused: clause 4.2), and then lets it go.
+  case twice(SimResult, Int, SimResult)
 }
 
 /// A task that counts its starts (`id`) and, with `cancelHandler`, registers a cancel handler that counts its calls.

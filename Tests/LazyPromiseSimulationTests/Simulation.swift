@@ -123,6 +123,13 @@ enum Simulation {
             .task(Leaf(id: leaf.id, behavior: .neverAdvancing(ticks / 2), cancelHandler: leaf.cancelHandler)))
         }
       }
+      if case .twice(let first, let ticks, let second) = leaf.behavior {
+        result.append(.task(Leaf(id: leaf.id, behavior: .sync(first), cancelHandler: leaf.cancelHandler)))
+        if ticks > 0 {
+          result.append(
+            .task(Leaf(id: leaf.id, behavior: .twice(first, ticks / 2, second), cancelHandler: leaf.cancelHandler)))
+        }
+      }
       if leaf.behavior == .drop {
         result.append(.task(Leaf(id: leaf.id, behavior: .never, cancelHandler: leaf.cancelHandler)))
       }

@@ -12,7 +12,8 @@ import Testing
 ///
 /// - `LAZYPROMISE_SIM_SEEDS`: how many seeds (2,000 by default); `LAZYPROMISE_SIM_FIRST`: the first (1).
 /// - `LAZYPROMISE_SIM_SEED`: replay one seed, printing its program.
-/// - `LAZYPROMISE_SIM_EXCLUDE`: operator families to leave out (`future,shared,time,retry,combinators,drop,depth`).
+/// - `LAZYPROMISE_SIM_EXCLUDE`: operator families to leave out
+///   (`future,shared,time,retry,combinators,drop,twice,depth`).
 private final class ResultBox<T>: @unchecked Sendable {
   var value: T?
 }
