@@ -55,15 +55,15 @@ struct WaiterDiagnosticsTests {
     #endif
   }
 
-  /// Where a segment's waiter runs: the run's last segment, a segment behind a join, and an input of `all`, whose
-  /// own run's handle nothing but the waiter keeps once the input has delivered.
+  /// Where a segment's waiter runs: the run's last segment, a segment behind a join, and an input of `all` (under a
+  /// run handle of its own, which `all` lets go of once the input has delivered).
   enum Shape: CaseIterable, Sendable { case segment, joined, inputOfAll }
 
   @Test(
     "4.2 a handler that completed in its frame and is called again after the run let go of everything is refused",
     arguments: Shape.allCases)
   func keptHandlerCalledAfterTheRun(shape: Shape) {
-    // Under the address sanitizer (CI), a waiter that read its run's handle after it was freed fails here.
+    // Under the address sanitizer (CI), a waiter that read anything of its run after it was freed would fail here.
     let results = Recorder<Result<[Int], TestError>>()
     let keeper = Keeper()
     do {
