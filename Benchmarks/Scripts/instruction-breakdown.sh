@@ -5,9 +5,9 @@
 #   bash Benchmarks/Scripts/instruction-breakdown.sh SCENARIO --run    # one more run of a prebuilt chain, per stage
 #
 # SCENARIO is one of the InstructionCounts driver's (callbacks.map, promise.map, promise.loop, future.map, ...; see
-# Benchmarks/Sources/InstructionCounts/main.swift). Counts the stripped release driver under callgrind with 100 and
-# 1,100 stages (or, with --run, one and two runs of 1,100 stages), takes each function's exclusive count from
-# callgrind_annotate, and prints the difference per stage, grouped by function name. The figures in
+# Benchmarks/Sources/InstructionCounts/main.swift). Counts the stripped release driver under callgrind with 1,100 and
+# 2,100 stages, as check-instructions.sh does (or, with --run, one and two runs of 1,100 stages), takes each function's
+# exclusive count from callgrind_annotate, and prints the difference per stage, grouped by function name. The figures in
 # Docs/Performance.md ("Where a stage's instructions go") come from it.
 set -euo pipefail
 
@@ -26,7 +26,7 @@ profile() {  # profile NAME STAGES RUNS
 if [[ $mode == "--run" ]]; then
   profile a 1100 1; profile b 1100 2; divisor=1100
 else
-  profile a 100 1; profile b 1100 1; divisor=1000
+  profile a 1100 1; profile b 2100 1; divisor=1000
 fi
 
 python3 - "$work/a.txt" "$work/b.txt" "$divisor" <<'PY'

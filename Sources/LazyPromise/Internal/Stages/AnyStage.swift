@@ -5,10 +5,12 @@
 /// link out of its predecessor before that predecessor is freed.
 @usableFromInline
 class _AnyStage: @unchecked Sendable {
-  /// The upstream stage, owned; `nil` when the upstream is a task closure (or there is none).
-  // Unchecked: written by `init`, and taken by a `deinit` (this stage's, or a stage's downstream that holds the
-  // only reference to this one); every other access is a read, so no two accesses can overlap.
-  @usableFromInline @exclusivity(unchecked) final var _owner: _AnyStage?
+  /// The upstream stage, owned (a reference `init` retains and `deinit` releases); `nil` when the upstream is a
+  /// task closure (or there is none). `Unmanaged`, so that freeing a stage whose upstream was taken by the walk in
+  /// `deinit` calls nothing for it.
+  // Unchecked: written by `init`, and cleared by a `deinit` (of a stage downstream that holds the only reference to
+  // this one); every other access is a read, so no two accesses can overlap.
+  @usableFromInline @exclusivity(unchecked) final var _owner: Unmanaged<_AnyStage>?
 
   /// How many stages separate this one from its chain's root (which is 1).
   @usableFromInline final let _depth: UInt32
@@ -32,7 +34,7 @@ class _AnyStage: @unchecked Sendable {
   @inlinable
   init(owner: _AnyStage?, fused: _FusedEntry?) {
     // A `_FusedEntry?` parameter, not a default closure: the caller passes `nil`, and no closure is made for it.
-    _owner = owner
+    _owner = owner.map { Unmanaged.passRetained($0) }
     _depth = (owner?._depth ?? 0) &+ 1
     _hops = _depth % UInt32(_hopInterval) == 0
     if let fused {
@@ -51,10 +53,10 @@ class _AnyStage: @unchecked Sendable {
   }
 
   deinit {
-    guard var link = _owner.take() else { return }
-    while isKnownUniquelyReferenced(&link) {
-      guard let next = link._owner.take() else { return }
-      link = next  // frees the previous link, whose own deinit now finds nothing to walk
+    guard var link = _owner?.takeRetainedValue() else { return }
+    while isKnownUniquelyReferenced(&link), let next = link._owner {
+      link._owner = nil
+      link = next.takeRetainedValue()  // frees the previous link, whose own deinit now finds nothing to walk
     }
   }
 }

@@ -231,7 +231,7 @@ func _driveSegment<T, E: Error>(
     var position = count &- 1
     buffer.initializeElement(at: position, to: stage)
     while position > index {
-      stage = stage._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0._owner.unsafelyUnwrapped) }
+      stage = stage._withUnsafeGuaranteedRef { $0._owner.unsafelyUnwrapped }
       position &-= 1
       buffer.initializeElement(at: position, to: stage)
     }

@@ -76,7 +76,7 @@ final class OperatorStage<S, F: Error, T, E: Error>: _Stage<T, E>, @unchecked Se
     let task: Promise<T, E>.AsyncTask
     switch this.work {
     case .overUpstream(let source, let operation):
-      let upstream = Unchecked(Promise(_source: source, _owner: this._owner))
+      let upstream = Unchecked(Promise(_source: source, _owner: this._owner?.takeUnretainedValue()))
       task = { completion in operation(upstream.value, run, completion) }
     case .combinator(let operation):
       task = { completion in operation(run, completion) }

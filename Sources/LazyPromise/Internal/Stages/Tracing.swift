@@ -10,7 +10,7 @@ import Synchronization
 
 /// How many `withTracer` bodies are running, on any thread. A global constant, so that reading it needs no lazy
 /// initialization check.
-let tracingScopes = Atomic<Int>(0)
+@usableFromInline let tracingScopes = Atomic<Int>(0)
 
 enum TracingContext {
   /// The tracer of the innermost `withTracer` body of this task or thread.
@@ -25,7 +25,7 @@ func _currentTracer() -> (any PromiseTracer)? {
 
 /// Whether a stage built here and now may be traced: one relaxed load, false unless a `withTracer` body is open
 /// somewhere. The traced builders then read the task-local tracer, and build the plain stage if there is none.
-@usableFromInline
+@inlinable
 func _isTracing() -> Bool {
   tracingScopes.load(ordering: .relaxed) > 0
 }
