@@ -74,7 +74,7 @@ struct _Fused {
   @inlinable
   @inline(__always)
   func apply<S, E: Error>(_ index: Int, to input: Result<S, E>, _ rest: _MakeRest) -> Bool {
-    withUnsafeTemporaryAllocation(of: Result<S, E>.self, capacity: 1) { buffer in
+    _withStackBuffer(of: Result<S, E>.self, capacity: 1) { buffer in
       let pointer = buffer.baseAddress.unsafelyUnwrapped
       pointer.initialize(to: input)
       return stages[index]._withUnsafeGuaranteedRef { stage in
@@ -136,7 +136,7 @@ struct _Fused {
   /// Drives what `waiter` waited for with its input.
   @inlinable
   static func resume<S, E: Error>(_ waiter: _Waiter, with input: Result<S, E>) {
-    withUnsafeTemporaryAllocation(of: Result<S, E>.self, capacity: 1) { buffer in
+    _withStackBuffer(of: Result<S, E>.self, capacity: 1) { buffer in
       let pointer = buffer.baseAddress.unsafelyUnwrapped
       pointer.initialize(to: input)
       if !waiter.resume(UnsafeMutableRawPointer(pointer)) {
@@ -226,7 +226,7 @@ func _driveSegment<T, E: Error>(
   if let stages {
     return _driveSegment(last, count: count, from: index, input: input, handle, completion, stages, thread)
   }
-  return withUnsafeTemporaryAllocation(of: Unmanaged<_AnyStage>.self, capacity: count) { buffer in
+  return _withStackBuffer(of: Unmanaged<_AnyStage>.self, capacity: count) { buffer in
     var stage = last
     var position = count &- 1
     buffer.initializeElement(at: position, to: stage)
@@ -255,7 +255,7 @@ func _driveSegment<T, E: Error>(
   // not a tuple, whose metadata unspecialized code would look up at every call.
   let alignment = MemoryLayout<_Waiter?>.alignment
   let holdingOffset = (MemoryLayout<Result<T, E>>.size &+ alignment &- 1) & ~(alignment &- 1)
-  return withUnsafeTemporaryAllocation(
+  return _withStackBytes(
     byteCount: holdingOffset &+ MemoryLayout<_Waiter?>.size,
     alignment: max(MemoryLayout<Result<T, E>>.alignment, alignment)
   ) { frame in

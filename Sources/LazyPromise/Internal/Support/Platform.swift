@@ -70,7 +70,7 @@ func _currentThread() -> UInt {
 @inlinable
 @inline(__always)
 func _currentStackAddress() -> UInt {
-  withUnsafeTemporaryAllocation(byteCount: _stackProbeBytes.load(ordering: .relaxed), alignment: 1) {
+  _withStackBytes(byteCount: _stackProbeBytes.load(ordering: .relaxed), alignment: 1) {
     UInt(bitPattern: $0.baseAddress)
   }
 }
