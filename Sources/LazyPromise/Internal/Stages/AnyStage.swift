@@ -5,9 +5,9 @@
 /// link out of its predecessor before that predecessor is freed.
 @usableFromInline
 class _AnyStage: @unchecked Sendable {
-  /// The upstream stage, owned (a reference `init` retains and `deinit` releases); `nil` when the upstream is a
-  /// task closure (or there is none). `Unmanaged`, so that freeing a stage whose upstream was taken by the walk in
-  /// `deinit` calls nothing for it.
+  /// The upstream stage, owned: `init` retains it, and this stage's `deinit` releases it unless the walk in a
+  /// downstream stage's `deinit` took it first. `nil` when the upstream is a task closure (or there is none).
+  /// `Unmanaged`, so that freeing a stage whose upstream was taken calls nothing for it.
   // Unchecked: written by `init`, and cleared by a `deinit` (of a stage downstream that holds the only reference to
   // this one); every other access is a read, so no two accesses can overlap.
   @usableFromInline @exclusivity(unchecked) final var _owner: Unmanaged<_AnyStage>?
