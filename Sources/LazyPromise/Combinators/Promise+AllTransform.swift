@@ -30,7 +30,8 @@ extension Promise where T: Sendable {
   ) -> Promise<[T], E> {
     all(
       inputs.map { input in
-        Promise(_stage: _ValueStage(upstream: Promise<Input, E>(value: input), .promise(transform)))
+        Promise(
+          _stage: _ValueStage(upstream: _Source<Input, E>.result(.success(input)), owner: nil, .promise(transform)))
       },
       maxConcurrent: maxConcurrent)
   }

@@ -25,7 +25,7 @@ extension Promise where T: Sendable {
     of promises: [Promise<T, E>], where predicate: @escaping @Sendable (T) -> Bool
   ) -> Promise<T?, E> {
     let candidates = promises.map { promise in
-      Promise<T?, E>(_stage: _ValueStage(upstream: promise, .value { value in predicate(value) ? value : nil }))
+      Promise<T?, E>(_stage: _valueStage(upstream: promise, .value { value in predicate(value) ? value : nil }))
     }
     let accepted: @Sendable (Result<T?, E>) -> Bool = { result in
       if case .success(.some) = result { true } else { false }

@@ -12,7 +12,7 @@ extension Promise {
   /// - Returns: A promise of `()` or of this promise's error.
   @inlinable
   public func asVoid() -> Promise<Void, E> {
-    Promise<Void, E>(_stage: _ValueStage(upstream: self, .value { _ in () }))
+    Promise<Void, E>(_stage: _valueStage(upstream: self, .value { _ in () }))
   }
 }
 

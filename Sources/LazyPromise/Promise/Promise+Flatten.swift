@@ -15,7 +15,7 @@ extension Promise {
   /// - Returns: A promise of the inner promise's result.
   @inlinable
   public func flatten<U>() -> Promise<U, E> where T == Promise<U, E> {
-    Promise<U, E>(_stage: _ValueStage(upstream: self, .promise { inner in inner }))
+    Promise<U, E>(_stage: _valueStage(upstream: self, .promise { inner in inner }))
   }
 }
 

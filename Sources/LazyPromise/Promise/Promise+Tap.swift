@@ -15,7 +15,7 @@ extension Promise {
   @inlinable
   public func tap(_ body: @escaping @Sendable (T) -> Void) -> Promise<T, E> {
     Promise<T, E>(
-      _stage: _ValueStage(
+      _stage: _valueStage(
         upstream: self,
         .value { value in
           body(value)

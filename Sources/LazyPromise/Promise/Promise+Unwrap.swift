@@ -15,7 +15,7 @@ extension Promise {
   @inlinable
   public func unwrap<Wrapped>(orFail error: E) -> Promise<Wrapped, E> where T == Wrapped? {
     Promise<Wrapped, E>(
-      _stage: _ValueStage(upstream: self, .result { value in value.map { .success($0) } ?? .failure(error) }))
+      _stage: _valueStage(upstream: self, .result { value in value.map { .success($0) } ?? .failure(error) }))
   }
 
   /// Unwraps an optional value, or delivers `replacement` when it is `nil`.
@@ -32,7 +32,7 @@ extension Promise {
   /// - Returns: A promise of the wrapped value, or of `replacement`.
   @inlinable
   public func unwrap<Wrapped: Sendable>(orReplace replacement: Wrapped) -> Promise<Wrapped, E> where T == Wrapped? {
-    Promise<Wrapped, E>(_stage: _ValueStage(upstream: self, .value { value in value ?? replacement }))
+    Promise<Wrapped, E>(_stage: _valueStage(upstream: self, .value { value in value ?? replacement }))
   }
 
   /// Unwraps an optional value, or delivers what `replacement` returns when it is `nil`.
@@ -49,7 +49,7 @@ extension Promise {
   @inlinable
   public func unwrap<Wrapped>(orElse replacement: @escaping @Sendable () -> Wrapped) -> Promise<Wrapped, E>
   where T == Wrapped? {
-    Promise<Wrapped, E>(_stage: _ValueStage(upstream: self, .value { value in value ?? replacement() }))
+    Promise<Wrapped, E>(_stage: _valueStage(upstream: self, .value { value in value ?? replacement() }))
   }
 }
 

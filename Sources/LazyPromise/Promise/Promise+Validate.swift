@@ -18,7 +18,7 @@ extension Promise {
   @inlinable
   public func validate(_ predicate: @escaping @Sendable (T) -> Bool, else error: E) -> Promise<T, E> {
     Promise<T, E>(
-      _stage: _ValueStage(upstream: self, .result { value in predicate(value) ? .success(value) : .failure(error) }))
+      _stage: _valueStage(upstream: self, .result { value in predicate(value) ? .success(value) : .failure(error) }))
   }
 }
 

@@ -33,7 +33,7 @@ extension Promise {
     if _slowPath(_isTracing()), let traced = _tracedThen(transform, .then, file, line) {
       return traced
     }
-    return Promise<Step.Success, E>(_stage: _StepStage(upstream: self, transform: transform))
+    return Promise<Step.Success, E>(_stage: _stepStage(upstream: self, transform: transform))
   }
 
   /// Chains a function of the value: `T -> U`. Skipped when an earlier stage failed.
@@ -65,7 +65,7 @@ extension Promise {
     if _slowPath(_isTracing()), let traced = _traced(.value(transform), .then, file, line) {
       return traced
     }
-    return Promise<U, E>(_stage: _ValueStage(upstream: self, .value(transform)))
+    return Promise<U, E>(_stage: _valueStage(upstream: self, .value(transform)))
   }
 
   /// A closure with `return` statements that returns `.success(...)` or `.failure(...)` without a written result
@@ -115,7 +115,7 @@ extension Promise {
     if _slowPath(_isTracing()), let traced = _traced(.value(transform), .map, file, line) {
       return traced
     }
-    return Promise<U, E>(_stage: _ValueStage(upstream: self, .value(transform)))
+    return Promise<U, E>(_stage: _valueStage(upstream: self, .value(transform)))
   }
 
   /// Transforms the value with a function that can fail: the unambiguous spelling of `then` with a
@@ -159,7 +159,7 @@ extension Promise {
     if _slowPath(_isTracing()), let traced = _traced(.promise(transform), .flatMap, file, line) {
       return traced
     }
-    return Promise<U, E>(_stage: _ValueStage(upstream: self, .promise(transform)))
+    return Promise<U, E>(_stage: _valueStage(upstream: self, .promise(transform)))
   }
 
   /// `attemptMap` as `tryMap` uses it too: traced as `kind`, made at `file`:`line`.
@@ -170,6 +170,6 @@ extension Promise {
     if _slowPath(_isTracing()), let traced = _traced(.result(transform), kind, file, line) {
       return traced
     }
-    return Promise<U, E>(_stage: _ValueStage(upstream: self, .result(transform)))
+    return Promise<U, E>(_stage: _valueStage(upstream: self, .result(transform)))
   }
 }

@@ -29,7 +29,7 @@ func _failureError<T, E>(_ result: Result<T, E>?) -> E {
 extension Promise where T: Sendable {
   /// This promise's outcome as a value: a promise that cannot fail.
   func asSettled() -> Promise<Result<T, E>, Never> {
-    Promise<Result<T, E>, E>(_stage: _ValueStage(upstream: self, .value { Result<T, E>.success($0) }))
+    Promise<Result<T, E>, E>(_stage: _ValueStage(upstream: _source, owner: _owner, .value { Result<T, E>.success($0) }))
       .recover { Result<T, E>.failure($0) }
   }
 }

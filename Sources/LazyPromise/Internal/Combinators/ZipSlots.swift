@@ -14,7 +14,7 @@ final class ZipInputs<each V, E: Error>: @unchecked Sendable {
   }
 
   private static func store<Value>(_ promise: Promise<Value, E>, into slot: ZipSlot<Value>) -> Promise<Void, E> {
-    Promise<Void, E>(_stage: _ValueStage(upstream: promise, .value { slot.value = $0 }))
+    Promise<Void, E>(_stage: _ValueStage(upstream: promise._source, owner: promise._owner, .value { slot.value = $0 }))
   }
 }
 

@@ -40,8 +40,19 @@ enum _Source<T, E: Error>: @unchecked Sendable {
       guard !handle._isCancelled else { return }
       task(makeContinuation(_Admission(handle: handle, site: site)))
     case .stage(let unmanaged):
-      Self.startStage(unmanaged, handle, joining: joining, makeContinuation(.trusted))
+      Self.startStageOutOfLine(unmanaged, handle, joining: joining, makeContinuation(.trusted))
     }
+  }
+
+  /// `startStage`, out of line: inlined into `start`, its body kept the optimizer from removing the copy that
+  /// switching over `self` makes, and every start of a task paid a retain and a release of the task closure.
+  @inlinable
+  @inline(never)
+  static func startStageOutOfLine(
+    _ unmanaged: Unmanaged<_Stage<T, E>>, _ handle: RunHandle, joining: Bool,
+    _ continuation: @escaping @Sendable (Result<T, E>) -> Void
+  ) {
+    startStage(unmanaged, handle, joining: joining, continuation)
   }
 
   /// Starts the stage `unmanaged` for `handle`, delivering to `continuation`: directly, or through the trampoline

@@ -173,8 +173,7 @@ extension _Source {
       let waiter = waiter.takeUnretainedValue()
       _hop({ _Fused.resume(waiter, with: result) }, { { _Fused.resume(waiter, with: result) } })
     case .stage(let upstream):
-      let waiter = waiter.takeUnretainedValue()
-      Self.startStage(upstream, handle, joining: true) { _Fused.resume(waiter, with: $0) }
+      Self.startStage(upstream, handle, resuming: waiter)
     case .task(let task, let site):
       guard !handle._isCancelled else { return }
       waiter._withUnsafeGuaranteedRef { waiter in
@@ -187,6 +186,16 @@ extension _Source {
         task { waiter.complete($0) }  // the handler's one capture, and its one retain
       }
     }
+  }
+
+  /// `start(_:resuming:)` for a stage upstream. Out of line: inlined, its body kept the optimizer from removing the
+  /// copy that switching over `self` makes, and every join of a task paid a retain and a release of the task closure.
+  @inlinable
+  @inline(never)
+  static func startStage(_ upstream: Unmanaged<_Stage<T, E>>, _ handle: RunHandle, resuming waiter: Unmanaged<_Waiter>)
+  {
+    let waiter = waiter.takeUnretainedValue()
+    startStage(upstream, handle, joining: true) { _Fused.resume(waiter, with: $0) }
   }
 }
 

@@ -4,10 +4,10 @@
 // generic value would be re-abstracted, which allocates) and gives its base class an `Invoke` closure, called on the
 // last stage of a segment (`Fusion.swift`); the value stages also give it a `_fused` entry.
 //
-// Each stage's upstream is typed by a generic parameter `Upstream` (always `_Source` of its input), so that its
-// unspecialized `deinit` finds the type's metadata in the class metadata instead of looking it up; and each
-// `Invoke` switches over its upstream itself rather than passing `receive` as a closure. Both were measured
-// (Performance.md, "Measured alternatives in the engine").
+// Each stage's upstream is typed by a generic parameter `Upstream` (`_Source` of its input, or `_StageUpstream` for a
+// value stage built on a stage: `Upstream.swift`), so that its unspecialized `deinit` finds the type's metadata in
+// the class metadata instead of looking it up; and each `Invoke` switches over its upstream itself rather than
+// passing `receive` as a closure. Both were measured (Performance.md, "Measured alternatives in the engine").
 
 /// The function of a value stage, with the exact type the operator received: storing it as an opaque generic value
 /// would re-abstract it, which allocates. Three cases of one function-sized payload: 16 bytes, as one function.
@@ -57,16 +57,17 @@ final class _ValueStage<S, T, E: Error, Upstream>: _Stage<T, E>, @unchecked Send
   @usableFromInline let function: _ValueFunction<S, T, E>
 
   @inlinable
-  init(upstream: Promise<S, E>, _ function: _ValueFunction<S, T, E>) where Upstream == _Source<S, E> {
-    self.upstream = upstream._source
+  init(upstream: Upstream, owner: _AnyStage?, _ function: _ValueFunction<S, T, E>)
+  where Upstream: _Upstream<S, E> {
+    self.upstream = upstream
     self.function = function
     super.init(
-      owner: upstream._owner,
+      owner: owner,
       fused: { stage, call, rest in
         let this = unsafeDowncast(stage, to: _ValueStage<S, T, E, Upstream>.self)
         switch call {
         case .start(let fused):
-          return this.upstream.startSegment(fused, rest)
+          return this.upstream.source(of: this).startSegment(fused, rest)
         case .apply(let input, let fused, let index):
           switch input.assumingMemoryBound(to: Result<S, E>.self).move() {
           case .success(let value):
@@ -96,14 +97,15 @@ final class _ValueStage<S, T, E: Error, Upstream>: _Stage<T, E>, @unchecked Send
           _deliver(.failure(error), to: completion, hop: hops)
         }
       }
-      switch this.upstream {
-      case .stage(let upstream):
-        _Source<S, E>.startStage(upstream, handle, joining: false, receive)
+      let upstream = this.upstream.source(of: this)
+      switch upstream {
+      case .stage(let stage):
+        _Source<S, E>.startStage(stage, handle, joining: false, receive)
       case .result(let result):
         guard !handle._isCancelled else { return }
         receive(result)  // called, not captured: no continuation to allocate
       case .task:
-        this.upstream.start(handle) { admission in
+        upstream.start(handle) { admission in
           { result in
             if admission.admit(handle) { receive(result) }
           }
@@ -126,16 +128,17 @@ where Step.Failure == E {
   @usableFromInline let transform: @Sendable (S) -> Step
 
   @inlinable
-  init(upstream: Promise<S, E>, transform: @escaping @Sendable (S) -> Step) where Upstream == _Source<S, E> {
-    self.upstream = upstream._source
+  init(upstream: Upstream, owner: _AnyStage?, transform: @escaping @Sendable (S) -> Step)
+  where Upstream: _Upstream<S, E> {
+    self.upstream = upstream
     self.transform = transform
     super.init(
-      owner: upstream._owner,
+      owner: owner,
       fused: { stage, call, rest in
         let this = unsafeDowncast(stage, to: _StepStage<S, Step, E, Upstream>.self)
         switch call {
         case .start(let fused):
-          return this.upstream.startSegment(fused, rest)
+          return this.upstream.source(of: this).startSegment(fused, rest)
         case .apply(let input, let fused, let index):
           switch input.assumingMemoryBound(to: Result<S, E>.self).move() {
           case .success(let value):
@@ -166,14 +169,15 @@ where Step.Failure == E {
           _deliver(.failure(error), to: completion, hop: hops)
         }
       }
-      switch this.upstream {
-      case .stage(let upstream):
-        _Source<S, E>.startStage(upstream, handle, joining: false, receive)
+      let upstream = this.upstream.source(of: this)
+      switch upstream {
+      case .stage(let stage):
+        _Source<S, E>.startStage(stage, handle, joining: false, receive)
       case .result(let result):
         guard !handle._isCancelled else { return }
         receive(result)  // called, not captured: no continuation to allocate
       case .task:
-        this.upstream.start(handle) { admission in
+        upstream.start(handle) { admission in
           { result in
             if admission.admit(handle) { receive(result) }
           }

@@ -148,7 +148,8 @@ private func tracedStep<T, Step: ThenStep, Tracer: PromiseTracer>(
     // need not be `Sendable`, and this one is used once, by the run whose stage made it.
     nonisolated(unsafe) let other = step
     let inner = Promise<Step.Success, Step.Failure>(
-      _stage: _StepStage(upstream: Promise<Void, Step.Failure>(value: ()), transform: { _ in other }))
+      _stage: _StepStage(
+        upstream: _Source<Void, Step.Failure>.result(.success(())), owner: nil, transform: { _ in other }))
     return spanEnding(inner, stage, tracer, span)
   }
 }
@@ -168,7 +169,7 @@ extension Promise {
       case .result(let transform): .result(tracedResult(transform, stage, tracer))
       case .promise(let transform): .promise(tracedPromise(transform, stage, tracer))
       }
-    return Promise<U, E>(_stage: _ValueStage(upstream: self, traced))
+    return Promise<U, E>(_stage: _ValueStage(upstream: _source, owner: _owner, traced))
   }
 
   @usableFromInline
@@ -178,6 +179,6 @@ extension Promise {
     guard let tracer = _currentTracer() else { return nil }
     let stage = PromiseStage(kind: kind, fileID: file, line: line)
     let traced: @Sendable (T) -> Promise<Step.Success, E> = tracedStep(transform, stage, tracer)
-    return Promise<Step.Success, E>(_stage: _ValueStage(upstream: self, .promise(traced)))
+    return Promise<Step.Success, E>(_stage: _ValueStage(upstream: _source, owner: _owner, .promise(traced)))
   }
 }
